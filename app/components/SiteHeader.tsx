@@ -1,0 +1,74 @@
+import { Link, NavLink, useLocation } from "@remix-run/react";
+import { SITE_NAME, SOCIAL_LINKS } from "~/lib/site";
+import { FacebookIcon, InstagramIcon, MenuIcon, YoutubeIcon } from "./Icons";
+
+const SOCIAL_ICONS = { Facebook: FacebookIcon, Instagram: InstagramIcon, YouTube: YoutubeIcon };
+
+function NavEntries() {
+  const { pathname } = useLocation();
+  return (
+    <ul className="nav-entries">
+      <li>
+        <NavLink to="/posts">História</NavLink>
+      </li>
+      <li>
+        <NavLink to="/conflicts">Aktuálne konflikty</NavLink>
+      </li>
+      {pathname !== "/signinsignup" && (
+        <li>
+          <NavLink to="/signinsignup" className="nav-signin">
+            Prihlásiť sa
+          </NavLink>
+        </li>
+      )}
+    </ul>
+  );
+}
+
+function SocialLinks() {
+  return (
+    <ul className="social-links">
+      {SOCIAL_LINKS.map(({ name, href }) => {
+        const Icon = SOCIAL_ICONS[name];
+        return (
+          <li key={name}>
+            <a href={href} rel="noopener noreferrer" aria-label={`Dejiny na sieti ${name}`}>
+              <Icon />
+            </a>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function SiteHeader() {
+  const { pathname } = useLocation();
+  return (
+    <header className="site-header">
+      <div className="header-inner">
+        <Link to="/" className="brand">
+          <img src="/img/favicon.svg" alt="" width="32" height="32" />
+          <span>{SITE_NAME}</span>
+        </Link>
+        <nav className="desktop-nav" aria-label="Hlavná navigácia">
+          <NavEntries />
+        </nav>
+        <div className="desktop-social">
+          <SocialLinks />
+        </div>
+        {/* A native disclosure, so the mobile menu opens without JavaScript;
+            keyed by path so that it closes after a client-side navigation. */}
+        <details className="mobile-menu" key={pathname}>
+          <summary aria-label="Menu">
+            <MenuIcon />
+          </summary>
+          <nav className="mobile-menu-panel" aria-label="Mobilná navigácia">
+            <NavEntries />
+            <SocialLinks />
+          </nav>
+        </details>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,69 @@
+import { Link } from "@remix-run/react";
+import { useRef } from "react";
+import { listHref } from "~/lib/links";
+import { PAGE_SIZE } from "~/lib/rules";
+import { TAGS } from "~/lib/tags";
+import { CloseIcon, FilterIcon } from "./Icons";
+
+type Props = { tag: string | null; limit: number };
+
+function TagLinks({ tag }: { tag: string | null }) {
+  return (
+    <ul className="tag-options">
+      {tag && (
+        <li>
+          <Link to="/posts" className="remove-filter">
+            Odstrániť filter
+          </Link>
+        </li>
+      )}
+      {TAGS.map((t) => (
+        <li key={t}>
+          <Link to={listHref({ tag: t, limit: PAGE_SIZE })} aria-current={t === tag ? "true" : undefined}>
+            {t}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The round filter button and its panel, built from native <details> so that it
+ * opens without JavaScript. Below 896 px the panel is a full-screen modal with
+ * one button per tag; wider, a dropdown labelled with the chosen tag. Picking a
+ * tag is a link; the component is keyed by tag where it is used, so it closes.
+ */
+export function TagFilter({ tag, limit }: Props) {
+  const filter = useRef<HTMLDetailsElement>(null);
+  return (
+    <details className="filter" ref={filter}>
+      <summary className="filter-button" aria-label={tag ? `Filter: ${tag}` : "Filtrovať podľa tagu"}>
+        <FilterIcon />
+      </summary>
+      <div className="filter-modal" role="dialog" aria-modal="true" aria-labelledby="filter-modal-title">
+        <div className="filter-modal-head">
+          <h2 id="filter-modal-title">Vyber tag</h2>
+          {/* Without JavaScript the link reloads the list with the panel closed. */}
+          <Link
+            to={listHref({ tag, limit })}
+            preventScrollReset
+            className="filter-close"
+            aria-label="Zavrieť"
+            onClick={(event) => {
+              event.preventDefault();
+              filter.current?.removeAttribute("open");
+            }}
+          >
+            <CloseIcon />
+          </Link>
+        </div>
+        <TagLinks tag={tag} />
+      </div>
+      <details className="tag-dropdown">
+        <summary>{tag ?? "Vyber tag"}</summary>
+        <TagLinks tag={tag} />
+      </details>
+    </details>
+  );
+}

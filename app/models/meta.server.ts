@@ -1,0 +1,11 @@
+import { eq } from "drizzle-orm";
+import { db } from "~/services/db.server";
+import { appMeta } from "./schema.server";
+
+export function getMeta(key: string): string | undefined {
+  return db.select().from(appMeta).where(eq(appMeta.key, key)).get()?.value;
+}
+
+export function setMeta(key: string, value: string): void {
+  db.insert(appMeta).values({ key, value }).onConflictDoUpdate({ target: appMeta.key, set: { value } }).run();
+}

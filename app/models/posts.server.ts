@@ -1,0 +1,112 @@
+import { desc, eq, sql } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import { db } from "~/services/db.server";
+import { posts, postTags, users } from "./schema.server";
+
+const cardColumns = {
+  id: posts.id,
+  title: posts.title,
+  excerpt: posts.excerpt,
+  image: posts.image,
+  imageWidth: posts.imageWidth,
+  imageHeight: posts.imageHeight,
+};
+
+export type PostCard = { id: string; title: string; excerpt: string; image: string; imageWidth: number; imageHeight: number };
+
+// Both list queries walk an index in order and stop after `limit` rows, so
+// their cost does not grow with the number of posts (see tests/integration/query-plans).
+const newestPosts = db
+  .select(cardColumns)
+  .from(posts)
+  .orderBy(desc(posts.createdAt), posts.id)
+  .limit(sql.placeholder("limit"))
+  .prepare();
+
+const newestPostsWithTag = db
+  .select(cardColumns)
+  .from(postTags)
+  .innerJoin(posts, eq(posts.id, postTags.postId))
+  .where(eq(postTags.tag, sql.placeholder("tag")))
+  .orderBy(desc(postTags.createdAt), postTags.postId)
+  .limit(sql.placeholder("limit"))
+  .prepare();
+
+/** The newest `limit` posts (optionally with a tag), and whether more exist. */
+export function listPosts({ tag, limit }: { tag: string | null; limit: number }): { posts: PostCard[]; hasMore: boolean } {
+  // One row more than shown tells exactly whether "Načítaj viac" has anything to load.
+  const rows = tag ? newestPostsWithTag.all({ tag, limit: limit + 1 }) : newestPosts.all({ limit: limit + 1 });
+  return { posts: rows.slice(0, limit), hasMore: rows.length > limit };
+}
+
+const postById = db
+  .select({
+    id: posts.id,
+    title: posts.title,
+    content: posts.content,
+    excerpt: posts.excerpt,
+    image: posts.image,
+    imageWidth: posts.imageWidth,
+    imageHeight: posts.imageHeight,
+    authorId: posts.authorId,
+    authorName: users.displayName,
+    createdAt: posts.createdAt,
+    updatedAt: posts.updatedAt,
+  })
+  .from(posts)
+  .innerJoin(users, eq(users.id, posts.authorId))
+  .where(eq(posts.id, sql.placeholder("id")))
+  .prepare();
+
+const tagsOfPost = db
+  .select({ tag: postTags.tag })
+  .from(postTags)
+  .where(eq(postTags.postId, sql.placeholder("id")))
+  .prepare();
+
+export type PostDetail = NonNullable<ReturnType<typeof getPost>>;
+
+export function getPost(id: string) {
+  const post = postById.get({ id });
+  if (!post) return undefined;
+  return { ...post, tags: tagsOfPost.all({ id }).map((row) => row.tag) };
+}
+
+export function countPosts(): number {
+  return db.select({ n: sql<number>`count(*)` }).from(posts).get()?.n ?? 0;
+}
+
+export type NewPost = {
+  title: string;
+  /** Already sanitised stored content. */
+  content: string;
+  excerpt: string;
+  image: { key: string; width: number; height: number };
+  authorId: string;
+  tags: string[];
+  createdAt?: number;
+};
+
+/** Insert a post and its tags in one transaction; returns the new id. */
+export function insertPost(post: NewPost): string {
+  const id = randomBytes(9).toString("base64url");
+  const createdAt = post.createdAt ?? Date.now();
+  db.transaction((tx) => {
+    tx.insert(posts)
+      .values({
+        id,
+        title: post.title,
+        content: post.content,
+        excerpt: post.excerpt,
+        image: post.image.key,
+        imageWidth: post.image.width,
+        imageHeight: post.image.height,
+        authorId: post.authorId,
+        createdAt,
+        updatedAt: createdAt,
+      })
+      .run();
+    for (const tag of post.tags) tx.insert(postTags).values({ postId: id, tag, createdAt }).run();
+  });
+  return id;
+}

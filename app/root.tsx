@@ -1,0 +1,88 @@
+import type { LinksFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useNavigation,
+  useRouteError,
+} from "@remix-run/react";
+import { SiteHeader } from "~/components/SiteHeader";
+import { pageTitle } from "~/lib/site";
+import stylesheet from "~/styles/app.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/img/favicon.svg", type: "image/svg+xml" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="sk">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#3b2a1e" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#obsah">
+          Preskočiť na obsah
+        </a>
+        <SiteHeader />
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const loadingPage = navigation.state === "loading" && navigation.location.pathname.split("/")[1] !== pathname.split("/")[1];
+  return (
+    <>
+      {loadingPage && (
+        <p className="page-loading" role="status">
+          Loading...
+        </p>
+      )}
+      <Outlet />
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // The details of an error stay in the server log; a visitor sees no stack trace.
+  const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  return (
+    <main id="obsah" className="page error-page">
+      <title>{pageTitle(notFound ? "Stránka sa nenašla" : "Unexpected Application Error!")}</title>
+      {notFound ? (
+        <>
+          <h1>Stránka sa nenašla</h1>
+          <p>Adresa, ktorú hľadáte, neexistuje alebo bola odstránená.</p>
+        </>
+      ) : (
+        <>
+          <h1>Unexpected Application Error!</h1>
+          <p>Niečo sa pokazilo. Skúste to, prosím, o chvíľu znova.</p>
+          {detail && <pre>{detail}</pre>}
+        </>
+      )}
+      <p>
+        <a className="button" href="/posts">
+          Prejsť na články
+        </a>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,43 @@
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { pageTitle, SITE_DESCRIPTION, TAGLINE } from "~/lib/site";
+
+// The banner is a CSS background: preload the size this screen will use, so it is not found late.
+export const links: LinksFunction = () => [
+  {
+    rel: "preload",
+    as: "image",
+    href: "/img/banner.jpg",
+    imageSrcSet: "/img/banner-800.jpg 800w, /img/banner.jpg 1600w",
+    imageSizes: "100vw",
+    fetchPriority: "high",
+  },
+];
+
+export const meta: MetaFunction = () => [
+  { title: pageTitle() },
+  { name: "description", content: SITE_DESCRIPTION },
+  { property: "og:title", content: pageTitle() },
+  { property: "og:description", content: SITE_DESCRIPTION },
+];
+
+export default function Landing() {
+  return (
+    <main id="obsah" className="landing">
+      <section className="banner">
+        <div className="banner-text">
+          <p className="banner-kicker">Dejiny</p>
+          <h1>{TAGLINE}</h1>
+          <p className="banner-lead">
+            Príbehy z dejín Slovenska, Európy aj celého sveta – overené, zrozumiteľné a bez mýtov.
+          </p>
+          <Link to="/posts" className="button button-large">
+            Prejsť na články
+          </Link>
+        </div>
+        {/* Shown only above 850 px, as a CSS background, so phones never download it. */}
+        <div className="banner-side" role="img" aria-label="Stará mapa a stĺp antického chrámu" />
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,31 @@
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import * as schema from "~/models/schema.server";
+import { env } from "./env.server";
+import { projectPath } from "./paths.server";
+
+function openDatabase(file: string) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  // FULL, not NORMAL: a write the site has acknowledged must survive a power
+  // cut, not only a crash of the process. Writes are rare, so the cost is small.
+  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: projectPath("drizzle") });
+  return { sqlite, db };
+}
+
+const opened = openDatabase(env.databasePath);
+
+/** The raw better-sqlite3 handle, for pragmas, backups and health checks. */
+export const sqlite = opened.sqlite;
+/** The Drizzle database every model uses. */
+export const db = opened.db;
+
+export type DB = typeof db;

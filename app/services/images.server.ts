@@ -1,0 +1,63 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import { IMAGE_FORMATS, IMAGE_WIDTHS, type ImageFormat, type ImageWidth } from "~/lib/images";
+import { env } from "./env.server";
+
+// A 16000×16000 PNG of a few hundred KB takes seconds to decode: refuse
+// anything larger than a big camera photo before decoding it.
+const MAX_INPUT_PIXELS = 50_000_000;
+
+export type StoredImage = { key: string; width: number; height: number };
+
+function variantPath(key: string, width: ImageWidth, format: ImageFormat) {
+  return path.join(env.uploadsDir, `${key}-${width}.${format}`);
+}
+
+/**
+ * Decode an uploaded image and store re-encoded variants under a new random
+ * key. Re-encoding drops metadata (EXIF, GPS) and anything after the image
+ * data. Throws if the bytes are not a decodable image; writes nothing then.
+ */
+export async function storeImage(input: Buffer): Promise<StoredImage> {
+  const { data: pixels, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
+    .rotate()
+    .resize({ width: IMAGE_WIDTHS.at(-1), withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const key = randomBytes(12).toString("base64url");
+  await mkdir(env.uploadsDir, { recursive: true });
+  const written: string[] = [];
+  try {
+    for (const width of IMAGE_WIDTHS) {
+      const resized = sharp(pixels, raw).resize({ width, withoutEnlargement: true });
+      for (const format of IMAGE_FORMATS) {
+        const bytes = await (format === "webp"
+          ? resized.clone().webp({ quality: 72 })
+          : resized.clone().jpeg({ quality: 78, progressive: true, mozjpeg: true })
+        ).toBuffer();
+        const target = variantPath(key, width, format);
+        // Write then rename, so a reader never sees half a file.
+        await writeFile(`${target}.tmp`, bytes);
+        written.push(`${target}.tmp`);
+        await rename(`${target}.tmp`, target);
+        written.push(target);
+      }
+    }
+  } catch (error) {
+    await Promise.all(written.map((file) => rm(file, { force: true })));
+    throw error;
+  }
+  return { key, width: info.width, height: info.height };
+}
+
+/** Remove every variant of an image. A failure is only logged. */
+export async function deleteImage(key: string): Promise<void> {
+  const files = IMAGE_WIDTHS.flatMap((w) => IMAGE_FORMATS.map((f) => variantPath(key, w, f)));
+  const results = await Promise.allSettled(files.map((file) => rm(file, { force: true })));
+  for (const result of results) {
+    if (result.status === "rejected") console.error("Could not delete image file", result.reason);
+  }
+}

@@ -1,0 +1,37 @@
+/// <reference types="vitest/config" />
+import { vitePlugin as remix } from "@remix-run/dev";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+const app = fileURLToPath(new URL("./app", import.meta.url));
+
+export default defineConfig({
+  resolve: { alias: { "~": app } },
+  server: { port: 3000 },
+  optimizeDeps: { exclude: ["@node-rs/bcrypt", "better-sqlite3", "sharp"] },
+  build: { target: "es2020" },
+  plugins: [
+    !process.env.VITEST &&
+      remix({
+        future: {
+          v3_fetcherPersist: true,
+          v3_relativeSplatPath: true,
+          v3_throwAbortReason: true,
+          v3_singleFetch: true,
+          v3_lazyRouteDiscovery: true,
+        },
+      }),
+  ],
+  test: {
+    include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    globalSetup: ["tests/integration/global-setup.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
