@@ -17,6 +17,7 @@ export default tseslint.config(
   },
   jsxA11y.flatConfigs.strict,
   {
+    files: ["app/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },

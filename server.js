@@ -29,12 +29,23 @@ try {
   }
   throw error;
 }
-const { env, startup, sqlite, VARIANT_FILE } = build.entry.module;
+const { env, startup, sqlite, VARIANT_FILE, isCrossSiteRequest } = build.entry.module;
 await startup();
 
 const app = express();
 app.disable("x-powered-by");
+// The client address (for throttling) comes from the socket, or from the
+// proxy's header only when the self-hoster says a proxy is in front.
+app.set("trust proxy", env.trustProxy ? 1 : false);
 app.use(compression());
+
+// Refuse state-changing requests made by other sites (CSRF), for every route.
+app.use((req, res, next) => {
+  if (isCrossSiteRequest(req.method, req.headers)) {
+    return res.status(403).type("text/plain; charset=utf-8").send("Požiadavka z cudzej stránky bola odmietnutá.");
+  }
+  next();
+});
 
 // Uploaded images: only names the image store writes; never a path.
 app.get("/images/:name", (req, res) => {
@@ -63,6 +74,7 @@ app.all(
   createRequestHandler({
     build: viteDevServer ? loadBuild : build,
     mode: process.env.NODE_ENV,
+    getLoadContext: (req) => ({ clientAddress: req.ip ?? "unknown" }),
   }),
 );
 

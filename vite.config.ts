@@ -1,5 +1,8 @@
 /// <reference types="vitest/config" />
 import { vitePlugin as remix } from "@remix-run/dev";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
@@ -10,6 +13,8 @@ declare module "@remix-run/node" {
 }
 
 const app = fileURLToPath(new URL("./app", import.meta.url));
+// Unit tests that touch models get a database of their own, never ./data.
+const unitDir = process.env.VITEST ? mkdtempSync(path.join(tmpdir(), "dejiny-unit-")) : "";
 
 export default defineConfig({
   resolve: { alias: { "~": app } },
@@ -19,6 +24,8 @@ export default defineConfig({
   plugins: [
     !process.env.VITEST &&
       remix({
+        // A route's server-side helpers sit beside it as <route>.server.ts.
+        ignoredRouteFiles: ["**/*.server.ts", "**/.*"],
         future: {
           v3_fetcherPersist: true,
           v3_relativeSplatPath: true,
@@ -31,6 +38,7 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     globalSetup: ["tests/integration/global-setup.ts"],
+    env: { DATABASE_PATH: path.join(unitDir, "unit.db"), UPLOADS_DIR: path.join(unitDir, "uploads"), DEMO_CONTENT: "off" },
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

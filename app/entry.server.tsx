@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { hasSessionCookie } from "~/services/session.server";
 
 // server.js reaches these through build.entry.module, so the HTTP glue and the
 // app share one configuration, one database handle and one start-up routine.
@@ -11,6 +12,8 @@ export { env } from "~/services/env.server";
 export { sqlite } from "~/services/db.server";
 export { startup } from "~/services/startup.server";
 export { VARIANT_FILE } from "~/lib/images";
+export { isCrossSiteRequest } from "~/services/csrf.server";
+export { runAdminCommand } from "~/services/admin.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -21,6 +24,8 @@ export default function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  // Someone's signed-in pages must never be kept by a shared cache.
+  if (hasSessionCookie(request)) responseHeaders.set("Cache-Control", "private, no-store");
   // Crawlers get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   return new Promise<Response>((resolve, reject) => {
@@ -49,6 +54,11 @@ export default function handleRequest(
     );
     setTimeout(abort, ABORT_DELAY);
   });
+}
+
+export function handleDataRequest(response: Response, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+  if (hasSessionCookie(request)) response.headers.set("Cache-Control", "private, no-store");
+  return response;
 }
 
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {

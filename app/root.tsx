@@ -1,4 +1,4 @@
-import type { LinksFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -12,7 +12,14 @@ import {
 } from "@remix-run/react";
 import { SiteHeader } from "~/components/SiteHeader";
 import { pageTitle } from "~/lib/site";
+import { getCurrentUser } from "~/services/session.server";
 import stylesheet from "~/styles/app.css?url";
+
+/** The current user, read once per request and handed to the routes that need it. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getCurrentUser(request);
+  return { user: user && { id: user.id, displayName: user.displayName, isAdmin: user.isAdmin } };
+}
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },

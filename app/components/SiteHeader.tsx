@@ -1,4 +1,5 @@
-import { Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { loader as rootLoader } from "~/root";
 import { SITE_NAME, SOCIAL_LINKS } from "~/lib/site";
 import { FacebookIcon, InstagramIcon, MenuIcon, YoutubeIcon } from "./Icons";
 
@@ -6,19 +7,35 @@ const SOCIAL_ICONS = { Facebook: FacebookIcon, Instagram: InstagramIcon, YouTube
 
 function NavEntries() {
   const { pathname } = useLocation();
+  const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
   return (
     <ul className="nav-entries">
       <li>
         <NavLink to="/posts">História</NavLink>
       </li>
+      {user && (
+        <li>
+          <NavLink to="/create-post">Pridať článok</NavLink>
+        </li>
+      )}
       <li>
         <NavLink to="/conflicts">Aktuálne konflikty</NavLink>
       </li>
-      {pathname !== "/signinsignup" && (
+      {!user && pathname !== "/signinsignup" && (
         <li>
           <NavLink to="/signinsignup" className="nav-signin">
             Prihlásiť sa
           </NavLink>
+        </li>
+      )}
+      {user && (
+        <li>
+          {/* A form, so signing out works without JavaScript and cannot be triggered by a link. */}
+          <Form method="post" action="/signout" className="nav-signout">
+            <button type="submit" title={`Prihlásený ako ${user.displayName}`}>
+              Odhlásiť sa
+            </button>
+          </Form>
         </li>
       )}
     </ul>

@@ -40,3 +40,35 @@ export function parseListLimit(raw: string | null): number {
   if (!Number.isFinite(n) || n <= PAGE_SIZE) return PAGE_SIZE;
   return Math.min(Math.ceil(n / PAGE_SIZE) * PAGE_SIZE, MAX_LIST_LIMIT);
 }
+
+export const DISPLAY_NAME_MAX_LENGTH = 50;
+export const EMAIL_MAX_LENGTH = 254;
+export const PASSWORD_MIN_LENGTH = 8;
+/** bcrypt reads at most 72 bytes and would silently ignore the rest. */
+export const PASSWORD_MAX_BYTES = 72;
+
+export const ACCOUNT_MESSAGES = {
+  fillAll: "Vyplňte, prosím, všetky polia.",
+  displayName: `Zobrazované meno môže mať najviac ${DISPLAY_NAME_MAX_LENGTH} znakov.`,
+  emailTaken: "Tento e-mail je už zaregistrovaný. Prihláste sa alebo si obnovte heslo.",
+  passwordTooShort: `Heslo musí mať aspoň ${PASSWORD_MIN_LENGTH} znakov.`,
+  passwordTooLong: `Heslo je príliš dlhé: môže mať najviac ${PASSWORD_MAX_BYTES} bajtov (znak s diakritikou zaberá 2).`,
+  tooManyAttempts: "Príliš veľa pokusov. Skúste to, prosím, znova o niekoľko minút.",
+  resetSent: "Ak k tomuto e-mailu existuje účet, poslali sme naň odkaz na obnovenie hesla. Platí 30 minút.",
+  resetInvalid: "Odkaz na obnovenie hesla je neplatný, už bol použitý alebo vypršal. Požiadajte o nový.",
+  passwordChanged: "Heslo je zmenené. Prihláste sa, prosím, novým heslom.",
+} as const;
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isEmail(value: string): boolean {
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value);
+}
+
+/** The spec's and our own password rules; the first broken one's message, or null. */
+export function passwordProblem(password: string, confirmation?: string): string | null {
+  if (confirmation !== undefined && password !== confirmation) return MESSAGES.passwordsDiffer;
+  if (password.length < PASSWORD_MIN_LENGTH) return ACCOUNT_MESSAGES.passwordTooShort;
+  if (new TextEncoder().encode(password).length > PASSWORD_MAX_BYTES) return ACCOUNT_MESSAGES.passwordTooLong;
+  return null;
+}

@@ -23,7 +23,7 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 
 export class EnvError extends Error {}
 
-export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
   const problems: string[] = [];
   const production = source.NODE_ENV === "production";
 

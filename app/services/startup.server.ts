@@ -11,8 +11,14 @@ import { env } from "./env.server";
 export async function startup(): Promise<void> {
   if (getMeta("installed_at")) return;
   if (env.demoContent && countPosts() === 0) {
-    const count = await seedDemoContent();
-    console.info(`First start: published ${count} demo articles (DEMO_CONTENT=off turns this off).`);
+    try {
+      const count = await seedDemoContent();
+      console.info(`First start: published ${count} demo articles (DEMO_CONTENT=off turns this off).`);
+    } catch (error) {
+      // The site is still usable without its demo; the next start tries again.
+      console.error("Could not publish the demo articles", error);
+      return;
+    }
   }
   setMeta("installed_at", new Date().toISOString());
 }

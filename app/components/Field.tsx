@@ -1,0 +1,33 @@
+type Props = {
+  name: string;
+  /** Defaults to field-<name>; give one when a page has two fields of the same name. */
+  id?: string;
+  label: string;
+  type?: string;
+  autoComplete?: string;
+  defaultValue?: string;
+  /** Marks the field red (aria-invalid) and points to the form's error message. */
+  invalid?: boolean;
+  errorId?: string;
+  required?: boolean;
+  maxLength?: number;
+  minLength?: number;
+  placeholder?: string;
+};
+
+/** A labelled input that says when it is wrong, and why, to screen readers too. */
+export function Field({ name, id = `field-${name}`, label, type = "text", invalid = false, errorId, ...input }: Props) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid && errorId ? errorId : undefined}
+        {...input}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+declare module "@remix-run/node" {
+  /** What server.js hands every loader and action. */
+  interface AppLoadContext {
+    /** The client's address: the socket's, or the trusted proxy's header when TRUST_PROXY is set. */
+    clientAddress: string;
+  }
+}
+
+export {};

@@ -1,0 +1,75 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Field } from "~/components/Field";
+import { ACCOUNT_MESSAGES, MESSAGES, passwordProblem } from "~/lib/rules";
+import { pageTitle } from "~/lib/site";
+import { formText } from "~/services/auth.server";
+import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, usable: isResetTokenUsable(token) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const token = new URL(request.url).searchParams.get("token") ?? formText(form, "token");
+  const password = formText(form, "password");
+  const problem = passwordProblem(password, formText(form, "confirmPassword"));
+  if (problem) {
+    const invalid = problem === MESSAGES.passwordsDiffer ? ["password", "confirmPassword"] : ["password"];
+    return data({ error: problem, invalid }, { status: 400 });
+  }
+  if (!(await resetPassword(token, password))) return data({ error: ACCOUNT_MESSAGES.resetInvalid, invalid: [] }, { status: 400 });
+  return redirect("/signinsignup?passwordChanged", 303);
+}
+
+export default function ResetPassword() {
+  const { token, usable } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <main id="obsah" className="page auth-single">
+      <h1>Nové heslo</h1>
+      {usable ? (
+        <Form method="post" replace noValidate className="auth-form">
+          <input type="hidden" name="token" value={token} />
+          {result?.error && (
+            <p className="form-error" id="reset-error" role="alert">
+              {result.error}
+            </p>
+          )}
+          <Field name="password" label="Nové heslo" type="password" autoComplete="new-password" required invalid={result?.invalid.includes("password")} errorId="reset-error" />
+          <Field
+            name="confirmPassword"
+            label="Potvrďte heslo"
+            type="password"
+            autoComplete="new-password"
+            required
+            invalid={result?.invalid.includes("confirmPassword")}
+            errorId="reset-error"
+          />
+          <button type="submit" className="button">
+            Nastaviť heslo
+          </button>
+        </Form>
+      ) : (
+        <>
+          <p className="form-error" role="alert">
+            {ACCOUNT_MESSAGES.resetInvalid}
+          </p>
+          <p>
+            <Link to="/signinsignup?forgot">Požiadať o nový odkaz</Link>
+          </p>
+        </>
+      )}
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: pageTitle("Nové heslo") },
+  { name: "robots", content: "noindex" },
+  // The token is in this page's address: do not pass it on to other sites.
+  { name: "referrer", content: "no-referrer" },
+];

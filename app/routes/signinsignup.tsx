@@ -1,0 +1,176 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { Field } from "~/components/Field";
+import { CloseIcon } from "~/components/Icons";
+import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH, MESSAGES } from "~/lib/rules";
+import { pageTitle } from "~/lib/site";
+import { getCurrentUser, safeRedirect } from "~/services/session.server";
+import { forgotPassword, register, signIn, type AccountFormResult } from "./signinsignup.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
+  if (await getCurrentUser(request)) throw redirect(redirectTo);
+  return { redirectTo };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.clone().formData();
+  const intent = form.get("intent");
+  let result: AccountFormResult | Response;
+  if (intent === "signin") result = await signIn(request, form, context.clientAddress);
+  else if (intent === "register") result = await register(form, context.clientAddress);
+  else if (intent === "forgot") result = await forgotPassword(form, context.clientAddress);
+  else result = { intent: "signin", status: 400, error: MESSAGES.badCredentials, invalid: [], values: {} };
+  if (result instanceof Response) return result;
+  return data(result, { status: result.status });
+}
+
+type Mode = "signin" | "register";
+
+export default function SignInSignUp() {
+  const { redirectTo } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+
+  const mode: Mode = searchParams.get("mode") === "register" ? "register" : "signin";
+  const forgotOpen = searchParams.has("forgot");
+  const notice = searchParams.has("resetSent")
+    ? ACCOUNT_MESSAGES.resetSent
+    : searchParams.has("passwordChanged")
+      ? ACCOUNT_MESSAGES.passwordChanged
+      : null;
+  const formResult = result && result.intent === mode ? result : undefined;
+  const forgotResult = result?.intent === "forgot" ? result : undefined;
+  const keep = redirectTo !== "/" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
+
+  return (
+    <main id="obsah" className="auth-page">
+      <div className="auth-panel">
+        <h1>{mode === "register" ? "Registrácia" : "Prihlásiť sa"}</h1>
+        {notice && (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        )}
+        {/* Keyed by mode: switching clears the e-mail, the passwords and the error. */}
+        <Form method="post" replace key={mode} className="auth-form" noValidate>
+          <input type="hidden" name="intent" value={mode} />
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          {formResult?.error && (
+            <p className="form-error" id="auth-error" role="alert">
+              {formResult.error}
+            </p>
+          )}
+          {mode === "register" && (
+            <Field
+              name="displayName"
+              label="Zobrazované meno"
+              autoComplete="nickname"
+              maxLength={DISPLAY_NAME_MAX_LENGTH}
+              required
+              defaultValue={formResult?.values.displayName}
+              invalid={formResult?.invalid.includes("displayName")}
+              errorId="auth-error"
+            />
+          )}
+          <Field
+            name="email"
+            label="E-mail"
+            type="email"
+            autoComplete={mode === "register" ? "email" : "username"}
+            required
+            defaultValue={formResult?.values.email}
+            invalid={formResult?.invalid.includes("email")}
+            errorId="auth-error"
+          />
+          <Field
+            name="password"
+            label="Heslo"
+            type="password"
+            autoComplete={mode === "register" ? "new-password" : "current-password"}
+            required
+            invalid={formResult?.invalid.includes("password")}
+            errorId="auth-error"
+          />
+          {mode === "register" && (
+            <Field
+              name="confirmPassword"
+              label="Potvrďte heslo"
+              type="password"
+              autoComplete="new-password"
+              required
+              invalid={formResult?.invalid.includes("confirmPassword")}
+              errorId="auth-error"
+            />
+          )}
+          <label className="checkbox">
+            <input type="checkbox" name="remember" value="on" /> Zapamätať si ma
+          </label>
+          <button type="submit" className="button" disabled={busy}>
+            {mode === "register" ? "Zaregistrovať sa" : "Prihlásiť sa"}
+          </button>
+        </Form>
+        <p className="auth-switch">
+          {mode === "register" ? (
+            <>
+              Máte už účet? <Link to={`/signinsignup?mode=signin${keep}`}>Prihláste sa</Link>
+            </>
+          ) : (
+            <>
+              Nemáte účet? <Link to={`/signinsignup?mode=register${keep}`}>Zaregistrujte sa</Link>
+            </>
+          )}
+        </p>
+        {mode === "signin" && (
+          <p>
+            <Link to={`/signinsignup?forgot${keep}`} preventScrollReset>
+              Zabudnuté heslo?
+            </Link>
+          </p>
+        )}
+      </div>
+      <div className="auth-image" aria-hidden="true" />
+      {forgotOpen && <ForgotPasswordModal error={forgotResult?.error} email={forgotResult?.values.email} closeHref={`/signinsignup?mode=signin${keep}`} />}
+    </main>
+  );
+}
+
+function ForgotPasswordModal({ error, email, closeHref }: { error?: string; email?: string; closeHref: string }) {
+  const dialog = useRef<HTMLDivElement>(null);
+  useEffect(() => dialog.current?.querySelector("input")?.focus(), []);
+  return (
+    <div className="modal-backdrop">
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="forgot-title" ref={dialog}>
+        <div className="modal-head">
+          <h2 id="forgot-title">Zabudnuté heslo</h2>
+          <Link to={closeHref} className="modal-close" aria-label="Zavrieť" preventScrollReset replace>
+            <CloseIcon />
+          </Link>
+        </div>
+        <p>Zadajte e-mail svojho účtu a pošleme vám odkaz na nastavenie nového hesla.</p>
+        <Form method="post" replace noValidate>
+          <input type="hidden" name="intent" value="forgot" />
+          {error && (
+            <p className="form-error" id="forgot-error" role="alert">
+              {error}
+            </p>
+          )}
+          <Field id="forgot-email" name="email" label="E-mail" type="email" autoComplete="email" defaultValue={email} invalid={Boolean(error)} errorId="forgot-error" />
+          <button type="submit" className="button">
+            Odoslať
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: pageTitle("Prihlásenie a registrácia") },
+  { name: "robots", content: "noindex" },
+];

@@ -1,0 +1,38 @@
+import { defineConfig } from "@playwright/test";
+
+// Debian's Chromium: Playwright's own browser download is not reachable here.
+const chromium = {
+  browserName: "chromium" as const,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--headless",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  },
+};
+
+const phone = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true };
+const desktop = { viewport: { width: 1280, height: 800 } };
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  globalSetup: "tests/e2e/global-setup.ts",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? "line" : "list",
+  use: { trace: "off", locale: "sk-SK" },
+  projects: [
+    { name: "js-375", use: { ...chromium, ...phone } },
+    { name: "js-1280", use: { ...chromium, ...desktop } },
+    { name: "nojs-375", use: { ...chromium, ...phone, javaScriptEnabled: false } },
+    { name: "nojs-1280", use: { ...chromium, ...desktop, javaScriptEnabled: false } },
+  ],
+});

@@ -1,0 +1,43 @@
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+export const test = base.extend<{ jsEnabled: boolean; phone: boolean }>({
+  baseURL: async ({}, use) => use(process.env.E2E_BASE_URL), // eslint-disable-line no-empty-pattern
+  jsEnabled: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
+  phone: async ({ viewport }, use) => use((viewport?.width ?? 1280) < 896),
+});
+
+export { expect };
+
+/** Save a screenshot to look at: tests/e2e/screenshots/<project>-<name>.png */
+export async function snapshot(page: Page, testInfo: TestInfo, name: string) {
+  mkdirSync("tests/e2e/screenshots", { recursive: true });
+  await page.screenshot({ path: `tests/e2e/screenshots/${testInfo.project.name}-${name}.png`, fullPage: false });
+}
+
+/** Run axe-core on the page as it is now; fail on any violation. Needs JavaScript in the page. */
+export async function expectNoAxeViolations(page: Page) {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    // @ts-expect-error axe is injected above
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v: { id: string; help: string; nodes: { target: string[] }[] }) => ({
+      id: v.id,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(" ")),
+    }));
+  });
+  expect(violations).toEqual([]);
+}
+
+/** A marker that survives client-side navigation but not a full page load. */
+export async function markDocument(page: Page) {
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+}
+
+export async function isSameDocument(page: Page) {
+  return page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
+}

@@ -1,0 +1,155 @@
+import type { Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, isSameDocument, markDocument, snapshot, test } from "./fixtures";
+
+async function open(page: Page, path: string, jsEnabled: boolean) {
+  await page.goto(path);
+  // Let the app hydrate, so clicks are handled by the router.
+  if (jsEnabled) await page.waitForLoadState("networkidle");
+}
+
+test("landing: banner, tagline and the way to the articles", async ({ page, jsEnabled, phone }, testInfo) => {
+  const sideImage: string[] = [];
+  page.on("request", (r) => r.url().includes("landing-side") && sideImage.push(r.url()));
+  await open(page, "/", jsEnabled);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Učíme históriu, nie mýty");
+  // The second image is for wide screens only, and phones never download it.
+  if (phone) {
+    await expect(page.locator(".banner-side")).toBeHidden();
+    expect(sideImage).toEqual([]);
+  } else {
+    await expect(page.locator(".banner-side")).toBeVisible();
+  }
+  await snapshot(page, testInfo, "landing");
+  if (jsEnabled) await expectNoAxeViolations(page);
+  await page.getByRole("link", { name: "Prejsť na články" }).click();
+  await expect(page).toHaveURL(/\/posts$/);
+  await expect(page.locator(".card")).toHaveCount(9);
+});
+
+test("menu: the toggle opens and closes the mobile menu; wide screens show the entries", async ({ page, jsEnabled, phone }, testInfo) => {
+  await open(page, "/conflicts", jsEnabled);
+  if (jsEnabled) await expectNoAxeViolations(page);
+  const desktopNav = page.getByRole("navigation", { name: "Hlavná navigácia" });
+  const mobileNav = page.getByRole("navigation", { name: "Mobilná navigácia" });
+  if (!phone) {
+    await expect(desktopNav.getByRole("link", { name: "História" })).toBeVisible();
+    await expect(page.locator(".mobile-menu")).toBeHidden();
+    return;
+  }
+  await expect(desktopNav).toBeHidden();
+  const toggle = page.locator(".mobile-menu > summary");
+  await toggle.click();
+  await expect(mobileNav.getByRole("link", { name: "Aktuálne konflikty" })).toBeVisible();
+  await expect(mobileNav.getByRole("link", { name: "Prihlásiť sa" })).toBeVisible();
+  await snapshot(page, testInfo, "menu-open");
+  if (jsEnabled) await expectNoAxeViolations(page);
+  await toggle.click();
+  await expect(mobileNav).toBeHidden();
+  await toggle.click();
+  await mobileNav.getByRole("link", { name: "História" }).click();
+  await expect(page).toHaveURL(/\/posts$/);
+  await expect(mobileNav).toBeHidden();
+});
+
+test("filter by tag and remove the filter", async ({ page, jsEnabled, phone }, testInfo) => {
+  await open(page, "/posts", jsEnabled);
+  if (jsEnabled) await expectNoAxeViolations(page);
+  await snapshot(page, testInfo, "posts");
+  const filterButton = page.locator(".filter-button");
+  await filterButton.click();
+  const tag = "Dejiny Slovenska";
+  if (phone) {
+    const modal = page.getByRole("dialog", { name: "Vyber tag" });
+    await expect(modal).toBeVisible();
+    await snapshot(page, testInfo, "filter-modal");
+    if (jsEnabled) await expectNoAxeViolations(page);
+    // The close button closes the modal.
+    await modal.getByRole("link", { name: "Zavrieť" }).click();
+    await expect(modal).toBeHidden();
+    await filterButton.click();
+    await modal.getByRole("link", { name: tag, exact: true }).click();
+  } else {
+    const dropdown = page.locator(".tag-dropdown");
+    await expect(dropdown.locator("summary")).toHaveText("Vyber tag");
+    await dropdown.locator("summary").click();
+    await expect(dropdown.getByRole("link", { name: tag, exact: true })).toBeVisible();
+    await snapshot(page, testInfo, "filter-dropdown");
+    if (jsEnabled) await expectNoAxeViolations(page);
+    // The dropdown opens and closes on its own, inside the open panel.
+    await dropdown.locator("summary").click();
+    await expect(dropdown.getByRole("link", { name: tag, exact: true })).toBeHidden();
+    await dropdown.locator("summary").click();
+    await dropdown.getByRole("link", { name: tag, exact: true }).click();
+  }
+  await expect(page).toHaveURL(new RegExp(`/posts\\?tag=${encodeURIComponent(tag).replace(/%20/g, "\\+")}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(tag);
+  // Picking a tag closed the filter.
+  await expect(page.locator(".filter-modal")).toBeHidden();
+  await expect(page.locator(".tag-dropdown .tag-options")).toBeHidden();
+  const count = await page.locator(".card").count();
+  expect(count).toBeGreaterThan(0);
+  expect(count).toBeLessThan(9);
+
+  await filterButton.click();
+  if (!phone) {
+    await expect(page.locator(".tag-dropdown > summary")).toHaveText(tag);
+    await page.locator(".tag-dropdown > summary").click();
+  }
+  const remove = page.locator(phone ? ".filter-modal .remove-filter" : ".tag-dropdown .remove-filter");
+  await expect(remove).toHaveText("Odstrániť filter");
+  await expect(remove).toHaveCSS("background-color", "rgb(163, 36, 26)");
+  await remove.click();
+  await expect(page).toHaveURL(/\/posts$/);
+  await expect(page.locator(".card")).toHaveCount(9);
+});
+
+test("load more appends the next cards and keeps the place", async ({ page, jsEnabled }) => {
+  await open(page, "/posts", jsEnabled);
+  const more = page.getByRole("link", { name: "Načítaj viac" });
+  await more.scrollIntoViewIfNeeded();
+  if (jsEnabled) await markDocument(page);
+  const scrollBefore = await page.evaluate(() => window.scrollY).catch(() => 0);
+  await more.click();
+  await expect(page).toHaveURL(/limit=18/);
+  await expect(page.locator(".card").nth(9)).toBeVisible();
+  await expect(more).toHaveCount(0);
+  if (jsEnabled) {
+    expect(await isSameDocument(page)).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThanOrEqual(scrollBefore - 5);
+  }
+});
+
+test("open an article over the list and go back to the same list", async ({ page, jsEnabled }, testInfo) => {
+  await open(page, "/posts?limit=18", jsEnabled);
+  if (jsEnabled) await markDocument(page);
+  const card = page.locator(".card").nth(4);
+  const title = (await card.locator(".card-title").textContent())!;
+  await card.scrollIntoViewIfNeeded();
+  await card.getByRole("link").click();
+  const dialog = page.getByRole("dialog", { name: title });
+  await expect(dialog).toBeVisible();
+  await expect(page).toHaveURL(/\/posts\/[\w-]+\?limit=18$/);
+  await expect(dialog.locator(".post-content")).not.toBeEmpty();
+  await expect(dialog.locator("img")).toHaveJSProperty("complete", true);
+  await snapshot(page, testInfo, "article");
+  if (jsEnabled) {
+    expect(await isSameDocument(page)).toBe(true);
+    await expectNoAxeViolations(page);
+  }
+  await dialog.getByRole("link", { name: "Go back" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/posts\?limit=18$/);
+  await expect(page.locator(".card")).toHaveCount(12);
+  if (jsEnabled) expect(await isSameDocument(page)).toBe(true);
+});
+
+test("an unknown article is a Slovak 404 in the overlay", async ({ page, jsEnabled }, testInfo) => {
+  const response = await page.goto("/posts/neexistuje");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Článok sa nenašiel" })).toBeVisible();
+  await snapshot(page, testInfo, "article-404");
+  if (jsEnabled) {
+    await page.waitForLoadState("networkidle");
+    await expectNoAxeViolations(page);
+  }
+});
