@@ -60,7 +60,7 @@ function SocialLinks() {
 }
 
 export function SiteHeader() {
-  const { pathname } = useLocation();
+  const location = useLocation();
   return (
     <header className="site-header">
       <div className="header-inner">
@@ -75,8 +75,8 @@ export function SiteHeader() {
           <SocialLinks />
         </div>
         {/* A native disclosure, so the mobile menu opens without JavaScript;
-            keyed by path so that it closes after a client-side navigation. */}
-        <details className="mobile-menu" key={pathname}>
+            keyed by location so that it closes after every client-side navigation. */}
+        <details className="mobile-menu" key={location.key}>
           <summary aria-label="Menu">
             <MenuIcon />
           </summary>

@@ -71,5 +71,5 @@ export const meta: MetaFunction = () => [
   { title: pageTitle("Nové heslo") },
   { name: "robots", content: "noindex" },
   // The token is in this page's address: do not pass it on to other sites.
-  { name: "referrer", content: "no-referrer" },
+  { name: "referrer", content: "same-origin" },
 ];

@@ -26,16 +26,16 @@ export async function signIn(request: Request, form: FormData, clientAddress: st
   const email = formText(form, "email").trim();
   const account = normaliseEmail(email);
   const values = { email };
-  if (isThrottled("signinPerAddress", clientAddress) || isThrottled("signinFailuresPerAccount", account)) {
+  if (isThrottled("signinFailuresPerAddress", clientAddress) || isThrottled("signinFailuresPerAccount", account)) {
     return refuse("signin", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], values);
   }
-  countAgainst("signinPerAddress", clientAddress);
   try {
     const user = await authenticator.authenticate("form", request);
     return startSession(user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo")));
   } catch (error) {
     if (!(error instanceof SignInFailure)) throw error;
     if (error.reason === "disabled") return refuse("signin", 403, "Tento účet je zablokovaný. Obráťte sa na redakciu.", [], values);
+    countAgainst("signinFailuresPerAddress", clientAddress);
     countAgainst("signinFailuresPerAccount", account);
     return refuse("signin", 400, MESSAGES.badCredentials, ["email", "password"], values);
   }

@@ -37,7 +37,13 @@ export default function SignInSignUp() {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
 
-  const mode: Mode = searchParams.get("mode") === "register" ? "register" : "signin";
+  // The form that was refused stays on screen, whatever the address says.
+  const mode: Mode =
+    result?.intent === "register" || result?.intent === "signin"
+      ? result.intent
+      : searchParams.get("mode") === "register"
+        ? "register"
+        : "signin";
   const forgotOpen = searchParams.has("forgot");
   const notice = searchParams.has("resetSent")
     ? ACCOUNT_MESSAGES.resetSent
@@ -45,6 +51,11 @@ export default function SignInSignUp() {
       ? ACCOUNT_MESSAGES.passwordChanged
       : null;
   const formResult = result && result.intent === mode ? result : undefined;
+  const form = useRef<HTMLFormElement>(null);
+  // After a refusal the browser would keep what was typed; passwords are never kept.
+  useEffect(() => {
+    form.current?.querySelectorAll<HTMLInputElement>('input[type="password"]').forEach((input) => (input.value = ""));
+  }, [formResult]);
   const forgotResult = result?.intent === "forgot" ? result : undefined;
   const keep = redirectTo !== "/" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
 
@@ -58,7 +69,7 @@ export default function SignInSignUp() {
           </p>
         )}
         {/* Keyed by mode: switching clears the e-mail, the passwords and the error. */}
-        <Form method="post" replace key={mode} className="auth-form" noValidate>
+        <Form method="post" replace key={mode} className="auth-form" noValidate ref={form}>
           <input type="hidden" name="intent" value={mode} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
           {formResult?.error && (

@@ -3,15 +3,15 @@ import { env } from "./env.server";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Whether a state-changing request came from another site. The browser says
- * so in `Origin` (sent with every cross-origin POST, with or without
- * JavaScript) or in `Sec-Fetch-Site`; requests with neither (non-browser
- * clients) carry no cookies of a victim and pass.
+ * Whether a state-changing request came from another site. Browsers say so in
+ * `Sec-Fetch-Site` (which a page cannot forge) or, older ones, in `Origin`
+ * (sent with every cross-origin POST, with or without JavaScript). Requests
+ * with neither (non-browser clients) carry no victim's cookies and pass.
  */
 export function isCrossSiteRequest(method: string, headers: { origin?: string; "sec-fetch-site"?: string; host?: string }): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false;
   const site = headers["sec-fetch-site"];
-  if (site && site !== "same-origin" && site !== "none") return true;
+  if (site) return site !== "same-origin" && site !== "none";
   const origin = headers.origin;
   if (!origin) return false;
   if (origin === "null") return true;

@@ -2,13 +2,16 @@ import { attemptsSoFar, countAttempt, purgeOldAttempts } from "~/models/rate-lim
 
 const MINUTE = 60 * 1000;
 
-/** Attempts allowed per window. Windows end by themselves: never a permanent lock-out. */
+/**
+ * Attempts allowed per window. Windows end by themselves: never a permanent
+ * lock-out. Per-address limits leave room for a school class behind one NAT.
+ */
 export const LIMITS = {
-  signinPerAddress: { max: 30, windowMs: 15 * MINUTE },
+  signinFailuresPerAddress: { max: 50, windowMs: 15 * MINUTE },
   signinFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
-  registerPerAddress: { max: 10, windowMs: 60 * MINUTE },
-  resetPerAddress: { max: 10, windowMs: 60 * MINUTE },
-  resetPerAccount: { max: 3, windowMs: 60 * MINUTE },
+  registerPerAddress: { max: 30, windowMs: 60 * MINUTE },
+  resetPerAddress: { max: 20, windowMs: 60 * MINUTE },
+  resetPerAccount: { max: 5, windowMs: 60 * MINUTE },
 } as const;
 
 type Limit = keyof typeof LIMITS;

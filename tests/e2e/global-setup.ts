@@ -1,9 +1,16 @@
+import { mailEnv } from "../support/accounts-env";
+import { startResendStandIn } from "../support/resend-stand-in";
 import { startServer } from "../support/server";
 
-/** One built server with the demo articles for the whole browser suite. */
+/** One built server with the demo articles (and a Resend stand-in) for the whole browser suite. */
 export default async function globalSetup() {
-  const server = await startServer();
+  const resend = await startResendStandIn();
+  const server = await startServer(mailEnv(resend.url));
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATABASE_PATH = server.databasePath;
-  return () => server.stop();
+  process.env.E2E_RESEND_URL = resend.url;
+  return async () => {
+    await server.stop();
+    await resend.close();
+  };
 }

@@ -86,6 +86,8 @@ test("filter by tag and remove the filter", async ({ page, jsEnabled, phone }, t
   // Picking a tag closed the filter.
   await expect(page.locator(".filter-modal")).toBeHidden();
   await expect(page.locator(".tag-dropdown .tag-options")).toBeHidden();
+  await expect(page.locator(".card").first()).toBeVisible();
+  await page.waitForLoadState("load");
   const count = await page.locator(".card").count();
   expect(count).toBeGreaterThan(0);
   expect(count).toBeLessThan(9);

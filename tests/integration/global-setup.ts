@@ -1,4 +1,6 @@
 import type { TestProject } from "vitest/node";
+import { mailEnv } from "../support/accounts-env";
+import { startResendStandIn } from "../support/resend-stand-in";
 import { startServer } from "../support/server";
 
 declare module "vitest" {
@@ -6,14 +8,20 @@ declare module "vitest" {
     baseUrl: string;
     databasePath: string;
     uploadsDir: string;
+    resendUrl: string;
   }
 }
 
-/** One built server with demo content, shared by every integration test file. */
+/** One built server with demo content (and a Resend stand-in), shared by the integration test files. */
 export default async function setup(project: TestProject) {
-  const server = await startServer();
+  const resend = await startResendStandIn();
+  const server = await startServer(mailEnv(resend.url));
   project.provide("baseUrl", server.url);
   project.provide("databasePath", server.databasePath);
   project.provide("uploadsDir", server.uploadsDir);
-  return () => server.stop();
+  project.provide("resendUrl", resend.url);
+  return async () => {
+    await server.stop();
+    await resend.close();
+  };
 }

@@ -1,0 +1,113 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../support/client";
+import { startServer, type RunningServer } from "../support/server";
+
+// A server of its own: these tests use up its throttling budget and restart it.
+const dataDir = mkdtempSync(path.join(tmpdir(), "dejiny-ops-"));
+const env = { DEMO_CONTENT: "off", PUBLIC_URL: "http://dejiny.test" };
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer(env, dataDir);
+});
+afterAll(async () => {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** `npm run admin -- …` against this server's database (async: the test's HTTP connections stay served). */
+function admin(...args: string[]): Promise<{ code: number; output: string }> {
+  const env = { PATH: process.env.PATH, DATABASE_PATH: server.databasePath, UPLOADS_DIR: server.uploadsDir } as unknown as NodeJS.ProcessEnv;
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["scripts/admin.js", ...args], { env }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+describe("throttling", () => {
+  it("answers 429 after too many failed sign-ins for an account, also with the right password, across restarts", async () => {
+    const { email } = await registerUser(server.url);
+    for (let i = 0; i < 10; i++) {
+      const { response } = await new Client(server.url).post("/signinsignup", { intent: "signin", email, password: `zle-heslo-${i}` });
+      expect(response.status).toBe(400);
+    }
+    const blocked = await new Client(server.url).post("/signinsignup", { intent: "signin", email, password: GOOD_PASSWORD });
+    expect(blocked.response.status).toBe(429);
+    expect(blocked.doc.querySelector(".form-error")?.text).toContain("Príliš veľa pokusov");
+
+    await server.stop();
+    server = await startServer(env, dataDir);
+    const afterRestart = await new Client(server.url).post("/signinsignup", { intent: "signin", email, password: GOOD_PASSWORD });
+    expect(afterRestart.response.status).toBe(429);
+  });
+
+  it("counts by the socket address: a spoofed X-Forwarded-For does not reset the counter", async () => {
+    // 50 failures per address per window, whatever the account and the header say.
+    let attempts = 0;
+    let status = 0;
+    while (status !== 429 && attempts < 60) {
+      const { response } = await new Client(server.url).post(
+        "/signinsignup",
+        { intent: "signin", email: uniqueEmail("nobody"), password: "zle-heslo" },
+        { "X-Forwarded-For": `203.0.113.${attempts++}` },
+      );
+      status = response.status;
+    }
+    expect(status).toBe(429);
+    expect(attempts).toBeLessThanOrEqual(51);
+  });
+
+  it("throttles reset requests with 429 too", async () => {
+    const email = uniqueEmail("reset");
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { response } = await new Client(server.url).post("/signinsignup", { intent: "forgot", email });
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([303, 303, 303, 303, 303]);
+    expect(statuses[5]).toBe(429);
+  });
+});
+
+describe("mail without a Resend key", () => {
+  it("writes the message to the outbox under the data folder and logs where", async () => {
+    const registered = await fetch(`${server.url}/healthz`);
+    expect(registered.status).toBe(200);
+    const email = uniqueEmail("outbox");
+    // Registered directly through the admin-free path: the sign-up form.
+    const client = new Client(server.url);
+    await client.post("/signinsignup", { intent: "register", displayName: "Outbox", email, password: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD });
+    await new Client(server.url).post("/signinsignup", { intent: "forgot", email });
+    const outbox = path.join(path.dirname(server.databasePath), "outbox");
+    let files: string[] = [];
+    for (let i = 0; i < 50 && files.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      files = readdirSync(outbox, { withFileTypes: true }).filter((f) => f.isFile()).map((f) => f.name);
+    }
+    const message = files.map((f) => readFileSync(path.join(outbox, f), "utf8")).find((m) => m.includes(`To: ${email}`))!;
+    expect(message).toContain("Subject: Obnovenie hesla");
+    expect(message).toMatch(/http:\/\/dejiny\.test\/reset-password\?token=[\w-]{43}/);
+    expect(server.output()).toContain(`Mail outbox (no RESEND_API_KEY)`);
+  });
+});
+
+describe("npm run admin", () => {
+  it("grants, revokes, disables, enables and lists accounts on the configured database", async () => {
+    const { client, email } = await registerUser(server.url);
+    expect(await admin("grant", email.toUpperCase())).toMatchObject({ code: 0 });
+    expect((await admin("list")).output).toMatch(new RegExp(`${email}\\s.*admin`));
+    expect((await admin("revoke", email)).code).toBe(0);
+    expect((await admin("list")).output).toMatch(new RegExp(`${email}\\s.*user`));
+    expect((await admin("disable", email)).code).toBe(0);
+    expect(await client.isSignedIn()).toBe(false);
+    expect((await admin("list")).output).toMatch(new RegExp(`${email}\\s.*disabled`));
+    expect((await admin("enable", email)).code).toBe(0);
+    expect(await admin("grant", "nikto@example.com")).toMatchObject({ code: 1, output: expect.stringContaining("No account") });
+    expect(await admin("bogus")).toMatchObject({ code: 2, output: expect.stringContaining("Usage") });
+  });
+});
