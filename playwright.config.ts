@@ -29,10 +29,11 @@ export default defineConfig({
   timeout: 30_000,
   reporter: process.env.CI ? "line" : "list",
   use: { trace: "off", locale: "sk-SK" },
+  // Each project as its own client address (the test server trusts X-Forwarded-For), so they do not share a throttling budget.
   projects: [
-    { name: "js-375", use: { ...chromium, ...phone } },
-    { name: "js-1280", use: { ...chromium, ...desktop } },
-    { name: "nojs-375", use: { ...chromium, ...phone, javaScriptEnabled: false } },
-    { name: "nojs-1280", use: { ...chromium, ...desktop, javaScriptEnabled: false } },
+    { name: "js-375", use: { ...chromium, ...phone, extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.1" } } },
+    { name: "js-1280", use: { ...chromium, ...desktop, extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.2" } } },
+    { name: "nojs-375", use: { ...chromium, ...phone, javaScriptEnabled: false, extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.3" } } },
+    { name: "nojs-1280", use: { ...chromium, ...desktop, javaScriptEnabled: false, extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.4" } } },
   ],
 });

@@ -47,6 +47,19 @@ app.use((req, res, next) => {
   next();
 });
 
+// An upload refused part-way (e.g. an image over 2 MB) is answered before the
+// browser has sent it all: discard the rest, so the browser gets the answer
+// and the connection stays usable, without keeping the bytes anywhere.
+app.use((req, res, next) => {
+  res.on("finish", () => {
+    if (!req.complete && !req.destroyed) {
+      req.removeAllListeners("data");
+      req.resume();
+    }
+  });
+  next();
+});
+
 // Uploaded images: only names the image store writes; never a path.
 app.get("/images/:name", (req, res) => {
   if (!VARIANT_FILE.test(req.params.name)) return res.status(404).type("text/plain").send("Not found");

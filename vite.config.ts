@@ -39,6 +39,8 @@ export default defineConfig({
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     globalSetup: ["tests/integration/global-setup.ts"],
     env: { DATABASE_PATH: path.join(unitDir, "unit.db"), UPLOADS_DIR: path.join(unitDir, "uploads"), DEMO_CONTENT: "off" },
+    // The integration files share one server and compare its pages with its database: one file at a time.
+    fileParallelism: false,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

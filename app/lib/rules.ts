@@ -72,3 +72,33 @@ export function passwordProblem(password: string, confirmation?: string): string
   if (new TextEncoder().encode(password).length > PASSWORD_MAX_BYTES) return ACCOUNT_MESSAGES.passwordTooLong;
   return null;
 }
+
+/** Longest article body we accept, in characters of what the author typed. */
+export const CONTENT_MAX_LENGTH = 30_000;
+
+export const POST_MESSAGES = {
+  titleTooLong: `Nadpis môže mať najviac ${TITLE_MAX_LENGTH} znakov.`,
+  contentTooLong: `Text článku môže mať najviac ${CONTENT_MAX_LENGTH.toLocaleString("sk-SK")} znakov.`,
+  unknownTag: "Vyberte tagy zo zoznamu.",
+  tooLarge: "Požiadavka je príliš veľká.",
+  emptyEdit: "Nadpis ani text nemôžu byť prázdne.",
+  forbidden: "Tento článok môže upravovať alebo odstrániť iba jeho autor alebo administrátor.",
+} as const;
+
+/** Who may edit and delete a post: its author or an admin. The one rule, for the page and the server. */
+export function canModify(user: { id: string; isAdmin: boolean } | null | undefined, post: { authorId: string }): boolean {
+  return Boolean(user && (user.isAdmin || user.id === post.authorId));
+}
+
+/** Stored content (newlines as <br/>) back into what the author edits. */
+export function storedToEditable(stored: string): string {
+  return stored.replace(/<br\s*\/?>/gi, "\n");
+}
+
+/** The tag rules, in the order their messages are shown; null when the tags are fine. */
+export function tagsProblem(tags: string[], isKnown: (tag: string) => boolean): string | null {
+  if (tags.some((tag) => !isKnown(tag))) return POST_MESSAGES.unknownTag;
+  if (new Set(tags).size !== tags.length) return MESSAGES.tagDuplicate;
+  if (tags.length > MAX_TAGS) return MESSAGES.tagLimit;
+  return null;
+}

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import { db } from "~/services/db.server";
-import { posts, postTags, users } from "./schema.server";
+import { pendingImages, posts, postTags, users } from "./schema.server";
 
 const cardColumns = {
   id: posts.id,
@@ -109,4 +109,25 @@ export function insertPost(post: NewPost): string {
     for (const tag of post.tags) tx.insert(postTags).values({ postId: id, tag, createdAt }).run();
   });
   return id;
+}
+
+/** Insert a post that uses a pending image, and forget that image's pending row, in one transaction. */
+export function insertPostFromPending(post: NewPost): string {
+  return db.transaction(() => {
+    const removed = db.delete(pendingImages).where(eq(pendingImages.key, post.image.key)).run().changes;
+    if (removed !== 1) throw new Error("pending image is gone");
+    return insertPost(post);
+  });
+}
+
+export function updatePost(id: string, change: { title: string; content: string; excerpt: string }): void {
+  db.update(posts)
+    .set({ ...change, updatedAt: Date.now() })
+    .where(eq(posts.id, id))
+    .run();
+}
+
+/** Delete a post (its tags go with it); returns its image key, to remove the files. */
+export function deletePost(id: string): string | undefined {
+  return db.delete(posts).where(eq(posts.id, id)).returning({ image: posts.image }).get()?.image;
 }

@@ -96,3 +96,21 @@ export const rateLimits = sqliteTable("rate_limits", {
   windowStart: integer("window_start").notNull(),
   count: integer("count").notNull(),
 });
+
+/**
+ * Images uploaded for an article not yet published (the form was refused, or
+ * JavaScript sent the image ahead of the form). Removed when used, or after a day.
+ */
+export const pendingImages = sqliteTable(
+  "pending_images",
+  {
+    key: text("key").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("pending_images_created_idx").on(t.createdAt)],
+);

@@ -1,15 +1,28 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useLocation, useNavigate, useRouteError } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+  useRouteError,
+  useRouteLoaderData,
+  useSubmit,
+} from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { BackIcon } from "~/components/Icons";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
-import { PAGE_SIZE } from "~/lib/rules";
+import { canModify, CONTENT_MAX_LENGTH, MESSAGES, PAGE_SIZE, storedToEditable, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
+import type { loader as rootLoader } from "~/root";
 import { env } from "~/services/env.server";
+import { changePost } from "./posts.$postId.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const post = getPost(params.postId ?? "");
@@ -18,12 +31,81 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   return { post, list: { tag, limit }, publicUrl: env.publicUrl };
 }
 
+export async function action({ request, params }: ActionFunctionArgs) {
+  return changePost(request, params.postId ?? "");
+}
+
 const dateFormat = new Intl.DateTimeFormat("sk-SK", { dateStyle: "long", timeZone: "Europe/Bratislava" });
 
 export default function PostOverlay() {
+  const { post } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const editing = new URLSearchParams(location.search).has("edit");
+  // A fresh draft each time edit mode opens and after each save.
+  return <PostView key={`${post.id}-${post.updatedAt}-${editing}`} editing={editing} />;
+}
+
+/** The article's own address in view and in edit mode, keeping the list's tag and limit. */
+function modeHrefs(pathname: string, search: string) {
+  const params = new URLSearchParams(search);
+  params.delete("edit");
+  const rest = params.toString();
+  return { view: `${pathname}${rest ? `?${rest}` : ""}`, edit: `${pathname}?${rest ? `${rest}&` : ""}edit` };
+}
+
+function PostView({ editing: editRequested }: { editing: boolean }) {
   const { post, list } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
+  const { pathname, search } = useLocation();
+  const submit = useSubmit();
+  const allowed = canModify(user, post);
+  const editing = allowed && editRequested;
+  const hrefs = modeHrefs(pathname, search);
+  const [title, setTitle] = useState(post.title);
+  const [content, setContent] = useState(() => storedToEditable(post.content));
+
+  const editButtons = (
+    <>
+      {/* Disabled while the title or the content is empty; the server refuses them anyway. */}
+      <button type="submit" form="edit-post" name="intent" value="save" className="button button-light" disabled={!title.trim() || !content.trim()}>
+        Save
+      </button>
+      <button
+        type="submit"
+        form="edit-post"
+        name="intent"
+        value="delete"
+        className="button button-danger"
+        onClick={(event) => {
+          // With JavaScript, the browser's confirmation; without, the server asks.
+          event.preventDefault();
+          if (window.confirm(MESSAGES.confirmDelete)) submit({ intent: "delete", confirm: "yes" }, { method: "post", preventScrollReset: true });
+        }}
+      >
+        Delete
+      </button>
+      <Link to={hrefs.view} className="button button-light" preventScrollReset>
+        Cancel
+      </Link>
+    </>
+  );
+
   return (
-    <Overlay backHref={listHref(list)} labelledBy="post-title">
+    <Overlay
+      backHref={listHref(list)}
+      labelledBy="post-title"
+      actions={
+        allowed &&
+        (editing ? (
+          editButtons
+        ) : (
+          <Link to={hrefs.edit} className="button button-light" preventScrollReset>
+            Edit
+          </Link>
+        ))
+      }
+    >
       <ResponsiveImage
         className="overlay-image"
         imageKey={post.image}
@@ -34,23 +116,74 @@ export default function PostOverlay() {
         priority
       />
       <div className="overlay-body">
-        <h1 id="post-title">{post.title}</h1>
-        <p className="post-meta">
-          {post.authorName} · <time dateTime={new Date(post.createdAt).toISOString()}>{dateFormat.format(post.createdAt)}</time>
-        </p>
-        {/* Stored content was sanitised when it was written (b, i, em, strong, a, p, br; no attributes). */}
-        <div className="post-content" dangerouslySetInnerHTML={{ __html: post.content }} />
-        {post.tags.length > 0 && (
-          <ul className="post-tags" aria-label="Tagy">
-            {post.tags.map((tag) => (
-              <li key={tag}>
-                <Link to={listHref({ tag, limit: PAGE_SIZE })}>{tag}</Link>
-              </li>
-            ))}
-          </ul>
+        {result?.error && (
+          <p className="form-error" id="edit-error" role="alert">
+            {result.error}
+          </p>
+        )}
+        {result?.confirmDelete && <DeleteConfirmation viewHref={hrefs.view} />}
+        {editing ? (
+          <Form method="post" id="edit-post" className="edit-form" preventScrollReset>
+            <h1 id="post-title" className="visually-hidden">
+              Upraviť článok
+            </h1>
+            <input
+              name="title"
+              aria-label="Nadpis"
+              placeholder="Edit title"
+              maxLength={TITLE_MAX_LENGTH}
+              value={title}
+              onChange={(e) => setTitle(e.currentTarget.value)}
+              required
+            />
+            <textarea
+              name="content"
+              aria-label="Text článku"
+              placeholder="Edit content"
+              maxLength={CONTENT_MAX_LENGTH}
+              value={content}
+              onChange={(e) => setContent(e.currentTarget.value)}
+              required
+            />
+          </Form>
+        ) : (
+          <>
+            <h1 id="post-title">{post.title}</h1>
+            <p className="post-meta">
+              {post.authorName} ·{" "}
+              <time dateTime={new Date(post.createdAt).toISOString()}>{dateFormat.format(post.createdAt)}</time>
+            </p>
+            {/* Stored content was sanitised when it was written (b, i, em, strong, a, p, br; no attributes). */}
+            <div className="post-content" dangerouslySetInnerHTML={{ __html: post.content }} />
+            {post.tags.length > 0 && (
+              <ul className="post-tags" aria-label="Tagy">
+                {post.tags.map((tag) => (
+                  <li key={tag}>
+                    <Link to={listHref({ tag, limit: PAGE_SIZE })}>{tag}</Link>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
         )}
       </div>
     </Overlay>
+  );
+}
+
+function DeleteConfirmation({ viewHref }: { viewHref: string }) {
+  return (
+    <Form method="post" className="confirm-delete" role="alertdialog" aria-labelledby="confirm-delete-text">
+      <p id="confirm-delete-text">{MESSAGES.confirmDelete}</p>
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="confirm" value="yes" />
+      <button type="submit" className="button button-danger">
+        Delete
+      </button>{" "}
+      <Link to={viewHref} className="button button-secondary">
+        Cancel
+      </Link>
+    </Form>
   );
 }
 
@@ -59,7 +192,17 @@ export default function PostOverlay() {
  * takes focus and closes on Escape; without, it is a page of its own whose
  * back link returns to the list with the same tag and limit.
  */
-function Overlay({ backHref, labelledBy, children }: { backHref: string; labelledBy: string; children: React.ReactNode }) {
+function Overlay({
+  backHref,
+  labelledBy,
+  actions,
+  children,
+}: {
+  backHref: string;
+  labelledBy: string;
+  actions?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   const navigate = useNavigate();
   const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -79,7 +222,7 @@ function Overlay({ backHref, labelledBy, children }: { backHref: string; labelle
           <Link to={backHref} preventScrollReset className="back-button" aria-label="Go back">
             <BackIcon />
           </Link>
-          {/* The author's and admins' Edit / Save / Delete / Cancel controls go here. */}
+          {actions && <div className="overlay-actions">{actions}</div>}
         </div>
       </div>
     </div>

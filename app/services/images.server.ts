@@ -11,6 +11,21 @@ const MAX_INPUT_PIXELS = 50_000_000;
 
 export type StoredImage = { key: string; width: number; height: number };
 
+/** The bytes are not an image sharp can decode (or exceed the pixel limit). */
+export class UndecodableImageError extends Error {}
+
+async function decode(input: Buffer) {
+  try {
+    return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
+      .rotate()
+      .resize({ width: IMAGE_WIDTHS.at(-1), withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    throw new UndecodableImageError(String(error));
+  }
+}
+
 function variantPath(key: string, width: ImageWidth, format: ImageFormat) {
   return path.join(env.uploadsDir, `${key}-${width}.${format}`);
 }
@@ -18,14 +33,11 @@ function variantPath(key: string, width: ImageWidth, format: ImageFormat) {
 /**
  * Decode an uploaded image and store re-encoded variants under a new random
  * key. Re-encoding drops metadata (EXIF, GPS) and anything after the image
- * data. Throws if the bytes are not a decodable image; writes nothing then.
+ * data. Throws UndecodableImageError if the bytes are not a decodable image;
+ * any error leaves no file behind.
  */
 export async function storeImage(input: Buffer): Promise<StoredImage> {
-  const { data: pixels, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
-    .rotate()
-    .resize({ width: IMAGE_WIDTHS.at(-1), withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data: pixels, info } = await decode(input);
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
   const key = randomBytes(12).toString("base64url");
   await mkdir(env.uploadsDir, { recursive: true });

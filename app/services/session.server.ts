@@ -71,7 +71,8 @@ export async function requireUser(request: Request): Promise<CurrentUser> {
   const user = await getCurrentUser(request);
   if (!user) {
     const url = new URL(request.url);
-    throw redirect(`/signinsignup?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+    // Slashes left readable: /signinsignup?redirectTo=/create-post
+    throw redirect(`/signinsignup?redirectTo=${encodeURIComponent(url.pathname + url.search).replace(/%2F/g, "/")}`);
   }
   return user;
 }

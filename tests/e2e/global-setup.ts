@@ -1,11 +1,11 @@
-import { mailEnv } from "../support/accounts-env";
+import { sharedServerEnv } from "../support/accounts-env";
 import { startResendStandIn } from "../support/resend-stand-in";
 import { startServer } from "../support/server";
 
 /** One built server with the demo articles (and a Resend stand-in) for the whole browser suite. */
 export default async function globalSetup() {
   const resend = await startResendStandIn();
-  const server = await startServer(mailEnv(resend.url));
+  const server = await startServer(sharedServerEnv(resend.url));
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATABASE_PATH = server.databasePath;
   process.env.E2E_RESEND_URL = resend.url;

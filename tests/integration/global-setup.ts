@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { mailEnv } from "../support/accounts-env";
+import { sharedServerEnv } from "../support/accounts-env";
 import { startResendStandIn } from "../support/resend-stand-in";
 import { startServer } from "../support/server";
 
@@ -15,7 +15,7 @@ declare module "vitest" {
 /** One built server with demo content (and a Resend stand-in), shared by the integration test files. */
 export default async function setup(project: TestProject) {
   const resend = await startResendStandIn();
-  const server = await startServer(mailEnv(resend.url));
+  const server = await startServer(sharedServerEnv(resend.url));
   project.provide("baseUrl", server.url);
   project.provide("databasePath", server.databasePath);
   project.provide("uploadsDir", server.uploadsDir);

@@ -1,8 +1,14 @@
-/** Settings of the shared test servers: mail goes to the Resend stand-in; links use a public address that is not the server's. */
+/**
+ * Settings of the shared test servers: mail goes to the Resend stand-in; links
+ * use a public address that is not the server's; client addresses come from
+ * X-Forwarded-For, as behind a proxy, so that each test client is throttled on
+ * its own (throttling itself is tested on a server without TRUST_PROXY).
+ */
 export const TEST_PUBLIC_URL = "http://dejiny.test";
 
-export function mailEnv(standInUrl: string): Record<string, string> {
+export function sharedServerEnv(standInUrl: string): Record<string, string> {
   return {
+    TRUST_PROXY: "true",
     RESEND_API_KEY: "re_test_key",
     RESEND_BASE_URL: standInUrl,
     MAIL_FROM: "Dejiny <noreply@dejiny.test>",

@@ -1,8 +1,16 @@
 import { parse, type HTMLElement } from "node-html-parser";
 
-/** A minimal browser over fetch: one cookie jar, forms posted like a browser would (with Origin). */
+let clients = 0;
+
+/**
+ * A minimal browser over fetch: one cookie jar, forms posted like a browser
+ * would (with Origin). Each client comes from its own address as a proxy
+ * would report it (X-Forwarded-For, honoured only by servers with
+ * TRUST_PROXY), so tests do not share one throttling budget.
+ */
 export class Client {
   cookies = new Map<string, string>();
+  readonly address = `198.51.${100 + (Math.floor(clients / 250) % 100)}.${(clients++ % 250) + 1}`;
 
   constructor(readonly base: string) {}
 
@@ -23,6 +31,7 @@ export class Client {
   async request(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size && !headers.has("Cookie")) headers.set("Cookie", this.cookieHeader());
+    if (!headers.has("X-Forwarded-For")) headers.set("X-Forwarded-For", this.address);
     const response = await fetch(`${this.base}${path}`, { redirect: "manual", ...init, headers });
     this.remember(response);
     return response;

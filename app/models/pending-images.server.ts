@@ -1,0 +1,28 @@
+import { and, eq, lt } from "drizzle-orm";
+import { db } from "~/services/db.server";
+import { pendingImages } from "./schema.server";
+
+export type PendingImage = typeof pendingImages.$inferSelect;
+
+export function insertPendingImage(image: PendingImage): void {
+  db.insert(pendingImages).values(image).run();
+}
+
+/** A pending image, only if it was uploaded by this user. */
+export function getPendingImage(key: string, userId: string): PendingImage | undefined {
+  return db
+    .select()
+    .from(pendingImages)
+    .where(and(eq(pendingImages.key, key), eq(pendingImages.userId, userId)))
+    .get();
+}
+
+/** Forget pending images older than `before`; returns their keys, to remove the files. */
+export function takeStalePendingImages(before: number): string[] {
+  return db
+    .delete(pendingImages)
+    .where(lt(pendingImages.createdAt, before))
+    .returning({ key: pendingImages.key })
+    .all()
+    .map((row) => row.key);
+}

@@ -1,0 +1,20 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { MESSAGES } from "~/lib/rules";
+import { acceptImage, keepPending, readPostForm } from "~/services/publishing.server";
+import { getCurrentUser } from "~/services/session.server";
+
+/**
+ * With JavaScript, the create form sends its image here as soon as it is
+ * picked (with a progress bar and a cancel button), then submits only the
+ * returned key. Without JavaScript the image goes with the form instead.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await getCurrentUser(request);
+  if (!user) return Response.json({ error: "Prihláste sa, prosím." }, { status: 401 });
+  const { input, refusal } = await readPostForm(request);
+  if (refusal) return Response.json({ error: refusal.error }, { status: refusal.status });
+  if (!input.image) return Response.json({ error: MESSAGES.createFieldsMissing }, { status: 400 });
+  const accepted = await acceptImage(input.image);
+  if ("error" in accepted) return Response.json({ error: accepted.error }, { status: 400 });
+  return Response.json({ key: keepPending(accepted, user.id) });
+}

@@ -1,0 +1,80 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Field } from "~/components/Field";
+import { ImagePicker } from "~/components/ImagePicker";
+import { TagPicker } from "~/components/TagPicker";
+import { CONTENT_MAX_LENGTH, TITLE_MAX_LENGTH } from "~/lib/rules";
+import { pageTitle } from "~/lib/site";
+import { keptValues, publishPost, readPostForm, type PostFormRefusal } from "~/services/publishing.server";
+import { getCurrentUser, requireUser } from "~/services/session.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  // A visitor's upload is not read at all.
+  const user = await getCurrentUser(request);
+  if (!user) throw redirect("/signinsignup?redirectTo=/create-post", 303);
+  const { input, refusal } = await readPostForm(request);
+  const result: { id: string } | PostFormRefusal = refusal
+    ? { ...refusal, invalid: ["image"], values: keptValues(user.id, input) }
+    : await publishPost(user.id, input);
+  if ("id" in result) return redirect(`/posts/${result.id}`, 303);
+  return data(result, { status: result.status });
+}
+
+export default function CreatePost() {
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const values = result?.values;
+  const invalid = (field: string) => result?.invalid.includes(field as never) ?? false;
+  return (
+    <main id="obsah" className="page create-page">
+      <h1>Pridať článok</h1>
+      {/* Keyed by each answer, so the fields show what the server kept. */}
+      <Form method="post" encType="multipart/form-data" noValidate key={JSON.stringify(values ?? null)} className="create-form">
+        {result?.error && (
+          <p className="form-error" id="create-error" role="alert">
+            {result.error}
+          </p>
+        )}
+        <Field
+          name="title"
+          label="Nadpis"
+          maxLength={TITLE_MAX_LENGTH}
+          required
+          defaultValue={values?.title}
+          invalid={invalid("title")}
+          errorId="create-error"
+        />
+        <div className="field">
+          <label htmlFor="field-content">Text článku</label>
+          <textarea
+            id="field-content"
+            name="content"
+            rows={12}
+            maxLength={CONTENT_MAX_LENGTH}
+            required
+            defaultValue={values?.content}
+            aria-invalid={invalid("content") || undefined}
+            aria-describedby={invalid("content") ? "create-error" : "content-hint"}
+          />
+          <p className="field-hint" id="content-hint">
+            Nový riadok sa zachová. Môžete použiť aj &lt;b&gt;, &lt;i&gt;, &lt;em&gt;, &lt;strong&gt;, &lt;p&gt; a &lt;a&gt;.
+          </p>
+        </div>
+        <TagPicker initial={values?.tags ?? []} invalid={invalid("tags")} errorId="create-error" />
+        {/* Last, so that an oversized image cannot cut off the fields before it. */}
+        <ImagePicker pendingImage={values?.pendingImage ?? ""} invalid={invalid("image")} errorId="create-error" />
+        <button type="submit" className="button button-large" disabled={navigation.state === "submitting"}>
+          {navigation.state === "submitting" ? "Uverejňujem…" : "Uverejniť"}
+        </button>
+      </Form>
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Pridať článok") }, { name: "robots", content: "noindex" }];
