@@ -58,10 +58,12 @@ const postById = db
   .where(eq(posts.id, sql.placeholder("id")))
   .prepare();
 
+// In the order the author chose them (the order they were inserted).
 const tagsOfPost = db
   .select({ tag: postTags.tag })
   .from(postTags)
   .where(eq(postTags.postId, sql.placeholder("id")))
+  .orderBy(sql`rowid`)
   .prepare();
 
 export type PostDetail = NonNullable<ReturnType<typeof getPost>>;
