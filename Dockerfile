@@ -24,6 +24,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/drizzle ./drizzle
 COPY --from=build /app/demo ./demo
+COPY --from=build /app/scripts ./scripts
 RUN mkdir -p /data/uploads && chown -R node:node /data
 USER node
 VOLUME /data

@@ -31,3 +31,21 @@ export function Field({ name, id = `field-${name}`, label, type = "text", invali
     </div>
   );
 }
+
+/** A new password and its confirmation (register, reset): what the browser may suggest a strong password for. */
+export function NewPasswordFields({ label, invalid, errorId }: { label: string; invalid: readonly string[]; errorId: string }) {
+  return (
+    <>
+      <Field name="password" label={label} type="password" autoComplete="new-password" required invalid={invalid.includes("password")} errorId={errorId} />
+      <Field
+        name="confirmPassword"
+        label="Potvrďte heslo"
+        type="password"
+        autoComplete="new-password"
+        required
+        invalid={invalid.includes("confirmPassword")}
+        errorId={errorId}
+      />
+    </>
+  );
+}

@@ -90,9 +90,12 @@ export function canModify(user: { id: string; isAdmin: boolean } | null | undefi
   return Boolean(user && (user.isAdmin || user.id === post.authorId));
 }
 
+/** A line break in stored content, however it was written. */
+export const BR_TAG = /<br\s*\/?>/gi;
+
 /** Stored content (newlines as <br/>) back into what the author edits. */
 export function storedToEditable(stored: string): string {
-  return stored.replace(/<br\s*\/?>/gi, "\n");
+  return stored.replace(BR_TAG, "\n");
 }
 
 /** The tag rules, in the order their messages are shown; null when the tags are fine. */

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Field } from "~/components/Field";
+import { NewPasswordFields } from "~/components/Field";
 import { ACCOUNT_MESSAGES, MESSAGES, passwordProblem } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { formText } from "~/services/auth.server";
@@ -39,16 +39,7 @@ export default function ResetPassword() {
               {result.error}
             </p>
           )}
-          <Field name="password" label="Nové heslo" type="password" autoComplete="new-password" required invalid={result?.invalid.includes("password")} errorId="reset-error" />
-          <Field
-            name="confirmPassword"
-            label="Potvrďte heslo"
-            type="password"
-            autoComplete="new-password"
-            required
-            invalid={result?.invalid.includes("confirmPassword")}
-            errorId="reset-error"
-          />
+          <NewPasswordFields label="Nové heslo" invalid={result?.invalid ?? []} errorId="reset-error" />
           <button type="submit" className="button">
             Nastaviť heslo
           </button>

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { Field } from "~/components/Field";
+import { Field, NewPasswordFields } from "~/components/Field";
 import { CloseIcon } from "~/components/Icons";
 import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH, MESSAGES } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
@@ -99,23 +99,16 @@ export default function SignInSignUp() {
             invalid={formResult?.invalid.includes("email")}
             errorId="auth-error"
           />
-          <Field
-            name="password"
-            label="Heslo"
-            type="password"
-            autoComplete={mode === "register" ? "new-password" : "current-password"}
-            required
-            invalid={formResult?.invalid.includes("password")}
-            errorId="auth-error"
-          />
-          {mode === "register" && (
+          {mode === "register" ? (
+            <NewPasswordFields label="Heslo" invalid={formResult?.invalid ?? []} errorId="auth-error" />
+          ) : (
             <Field
-              name="confirmPassword"
-              label="Potvrďte heslo"
+              name="password"
+              label="Heslo"
               type="password"
-              autoComplete="new-password"
+              autoComplete="current-password"
               required
-              invalid={formResult?.invalid.includes("confirmPassword")}
+              invalid={formResult?.invalid.includes("password")}
               errorId="auth-error"
             />
           )}

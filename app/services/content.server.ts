@@ -1,4 +1,5 @@
 import DOMPurify from "isomorphic-dompurify";
+import { BR_TAG } from "~/lib/rules";
 
 // The spec's allow-list. DOMPurify runs through jsdom and is slow, so content
 // is sanitised once, when it is written, and stored already safe.
@@ -9,12 +10,11 @@ const PURIFY_CONFIG = {
   KEEP_CONTENT: true,
 };
 
-const BR = /<br\s*\/?>/gi;
 const NEWLINE = /\r\n|\r|\n/g;
 
 /** Sanitise HTML to the allowed tags, no attributes, line breaks as `<br/>`. */
 export function sanitizeContent(html: string): string {
-  return DOMPurify.sanitize(html, PURIFY_CONFIG).replace(BR, "<br/>");
+  return DOMPurify.sanitize(html, PURIFY_CONFIG).replace(BR_TAG, "<br/>");
 }
 
 /** What the author typed (newlines and a little markup) as stored content. */

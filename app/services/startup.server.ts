@@ -2,6 +2,9 @@ import { getMeta, setMeta } from "~/models/meta.server";
 import { countPosts } from "~/models/posts.server";
 import { seedDemoContent } from "./demo.server";
 import { env } from "./env.server";
+import { removeStalePendingImages } from "./publishing.server";
+
+const HOUR = 60 * 60 * 1000;
 
 /**
  * Runs once before the server listens (the database module has already
@@ -9,6 +12,13 @@ import { env } from "./env.server";
  * with no posts, it publishes the demo articles unless DEMO_CONTENT=off.
  */
 export async function startup(): Promise<void> {
+  await removeStalePendingImages();
+  // Hourly, and not keeping the process alive on its own.
+  setInterval(() => void removeStalePendingImages().catch((error) => console.error("Pending image clean-up failed", error)), HOUR).unref();
+  await installOnce();
+}
+
+async function installOnce(): Promise<void> {
   if (getMeta("installed_at")) return;
   if (env.demoContent && countPosts() === 0) {
     try {
