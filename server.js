@@ -29,7 +29,18 @@ try {
   }
   throw error;
 }
-const { env, startup, sqlite, VARIANT_FILE, isCrossSiteRequest } = build.entry.module;
+const {
+  env,
+  startup,
+  sqlite,
+  VARIANT_FILE,
+  isCrossSiteRequest,
+  newNonce,
+  securityHeaders,
+  IMAGE_HEADERS,
+  logRequest,
+  requestInfo,
+} = build.entry.module;
 await startup();
 
 const app = express();
@@ -38,6 +49,23 @@ app.disable("x-powered-by");
 // proxy's header only when the self-hoster says a proxy is in front.
 app.set("trust proxy", env.trustProxy ? 1 : false);
 app.use(compression());
+
+// One log line per request; the app notes the signed-in user as it learns it.
+app.use((req, res, next) => {
+  const started = performance.now();
+  const info = { userId: null };
+  res.on("finish", () =>
+    logRequest({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: performance.now() - started, userId: info.userId }),
+  );
+  requestInfo.run(info, next);
+});
+
+// Security headers on every response, with a fresh CSP nonce (the dev server's own scripts go without).
+app.use((req, res, next) => {
+  res.locals.cspNonce = newNonce();
+  if (!viteDevServer) res.set(securityHeaders(res.locals.cspNonce));
+  next();
+});
 
 // Refuse state-changing requests made by other sites (CSRF), for every route.
 app.use((req, res, next) => {
@@ -68,7 +96,7 @@ app.get("/images/:name", (req, res) => {
     immutable: true,
     maxAge: "1y",
     dotfiles: "deny",
-    headers: { "X-Content-Type-Options": "nosniff" },
+    headers: IMAGE_HEADERS,
   }, (error) => {
     if (error && !res.headersSent) res.status(404).type("text/plain").send("Not found");
   });
@@ -87,7 +115,7 @@ app.all(
   createRequestHandler({
     build: viteDevServer ? loadBuild : build,
     mode: process.env.NODE_ENV,
-    getLoadContext: (req) => ({ clientAddress: req.ip ?? "unknown" }),
+    getLoadContext: (req, res) => ({ clientAddress: req.ip ?? "unknown", cspNonce: res.locals.cspNonce }),
   }),
 );
 
@@ -96,6 +124,8 @@ const server = app.listen(env.port, env.host, () => {
   console.info(`Dejiny listening on http://${env.host.includes(":") ? `[${env.host}]` : env.host}:${port}`);
 });
 
+// The container's stop: take no new connections, let open requests finish,
+// then close the database cleanly (a WAL checkpoint). Give up after 10 s.
 function shutdown(signal) {
   console.info(`${signal}: finishing open requests, then closing the database.`);
   server.close(() => {
@@ -103,6 +133,11 @@ function shutdown(signal) {
     process.exit(0);
   });
   server.closeIdleConnections();
+  setTimeout(() => {
+    console.error("Open requests did not finish in 10 s; stopping anyway.");
+    sqlite.close();
+    process.exit(1);
+  }, 10_000).unref();
 }
 process.once("SIGTERM", () => shutdown("SIGTERM"));
 process.once("SIGINT", () => shutdown("SIGINT"));

@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { NonceContext } from "~/lib/nonce";
 import { hasSessionCookie } from "~/services/session.server";
 
 // server.js reaches these through build.entry.module, so the HTTP glue and the
@@ -14,6 +15,8 @@ export { startup } from "~/services/startup.server";
 export { VARIANT_FILE } from "~/lib/images";
 export { isCrossSiteRequest } from "~/services/csrf.server";
 export { runAdminCommand } from "~/services/admin.server";
+export { IMAGE_HEADERS, newNonce, securityHeaders } from "~/services/security.server";
+export { logRequest, requestInfo } from "~/services/request-log.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -22,8 +25,9 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
+  const nonce = loadContext.cspNonce;
   // Someone's signed-in pages must never be kept by a shared cache.
   if (hasSessionCookie(request)) responseHeaders.set("Cache-Control", "private, no-store");
   // Crawlers get the whole document at once; browsers get it streamed.
@@ -31,8 +35,11 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceContext.Provider>,
       {
+        nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();

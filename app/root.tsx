@@ -11,6 +11,7 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { SiteHeader } from "~/components/SiteHeader";
+import { useNonce } from "~/lib/nonce";
 import { pageTitle } from "~/lib/site";
 import { getCurrentUser } from "~/services/session.server";
 import stylesheet from "~/styles/app.css?url";
@@ -27,6 +28,7 @@ export const links: LinksFunction = () => [
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="sk">
       <head>
@@ -42,8 +44,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         <SiteHeader />
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

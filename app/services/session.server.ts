@@ -10,6 +10,7 @@ import {
   type SessionUser,
 } from "~/models/sessions.server";
 import { env } from "./env.server";
+import { noteUser } from "./request-log.server";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -53,6 +54,7 @@ export async function getCurrentUser(request: Request): Promise<CurrentUser | nu
   const idle = session.remember ? IDLE.remember : IDLE.browser;
   const renewed = Math.min(now + idle, session.createdAt + ABSOLUTE);
   if (renewed - session.expiresAt > RENEW_AFTER) extendSession(idHash, renewed);
+  noteUser(found.user.id);
   return found.user;
 }
 

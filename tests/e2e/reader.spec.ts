@@ -155,3 +155,20 @@ test("an unknown article is a Slovak 404 in the overlay", async ({ page, jsEnabl
     await expectNoAxeViolations(page);
   }
 });
+
+test("pages run under the Content-Security-Policy with no console errors or hydration warnings", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "needs JavaScript");
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  for (const path of ["/", "/posts", "/conflicts", "/signinsignup", "/posts?tag=Stredovek"]) {
+    const response = await page.goto(path);
+    expect(response?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}'/);
+    await page.waitForLoadState("networkidle");
+  }
+  await page.locator(".card").first().getByRole("link").click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  expect(problems).toEqual([]);
+});

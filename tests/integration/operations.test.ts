@@ -96,6 +96,29 @@ describe("mail without a Resend key", () => {
   });
 });
 
+describe("request log", () => {
+  it("writes one JSON line per request, with the user when signed in, and never a secret", async () => {
+    const password = "tajne-heslo-v-logu-1";
+    const { client } = await registerUser(server.url, { password, confirmPassword: password });
+    await client.get("/posts?tag=Morava");
+    const token = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG";
+    await new Client(server.url).get(`/reset-password?token=${token}`);
+    const lines = server
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line));
+    const list = lines.find((l) => l.path === "/posts?tag=Morava")!;
+    expect(list).toMatchObject({ method: "GET", status: 200, user: expect.any(String) });
+    expect(typeof list.ms).toBe("number");
+    expect(lines.find((l) => l.path.startsWith("/reset-password"))?.path).toBe("/reset-password?token=[redacted]");
+    const everything = server.output();
+    expect(everything).not.toContain(password);
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain(client.cookies.get("dejiny_session")!);
+  });
+});
+
 describe("npm run admin", () => {
   it("grants, revokes, disables, enables and lists accounts on the configured database", async () => {
     const { client, email } = await registerUser(server.url);

@@ -18,6 +18,7 @@ describe("a production start, as the container does it", () => {
         DATABASE_PATH: path.join(dataDir, "dejiny.db"),
         UPLOADS_DIR: path.join(dataDir, "uploads"),
         DEMO_CONTENT: "off",
+        PUBLIC_URL: "https://dejiny.example",
       },
       dataDir,
     );
@@ -34,6 +35,20 @@ describe("a production start, as the container does it", () => {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name);
     expect(tables).toEqual(expect.arrayContaining(["users", "posts", "post_tags"]));
     db.close();
+  });
+
+  it("behind https: HSTS and Secure cookies", async () => {
+    const base = server.url.replace("0.0.0.0", "127.0.0.1");
+    const page = await fetch(`${base}/posts`);
+    expect(page.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    const register = await fetch(`${base}/signinsignup`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "register", displayName: "Https", email: "https@example.com", password: "dlhe-heslo-1", confirmPassword: "dlhe-heslo-1" }),
+    });
+    expect(register.status).toBe(303);
+    expect(register.headers.getSetCookie().join()).toMatch(/; Secure/i);
   });
 
   it("publishes no demo articles when DEMO_CONTENT=off", async () => {
