@@ -15,6 +15,7 @@ export { startup } from "~/services/startup.server";
 export { VARIANT_FILE } from "~/lib/images";
 export { isCrossSiteRequest } from "~/services/csrf.server";
 export { runAdminCommand } from "~/services/admin.server";
+export { runBackup, runRestore } from "~/services/backup.server";
 export { IMAGE_HEADERS, newNonce, securityHeaders } from "~/services/security.server";
 export { logRequest, requestInfo } from "~/services/request-log.server";
 

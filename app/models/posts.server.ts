@@ -133,3 +133,10 @@ export function updatePost(id: string, change: { title: string; content: string;
 export function deletePost(id: string): string | undefined {
   return db.delete(posts).where(eq(posts.id, id)).returning({ image: posts.image }).get()?.image;
 }
+
+/** Every image key in use: by a post or by a pending upload. */
+export function referencedImageKeys(): Set<string> {
+  const posted = db.select({ key: posts.image }).from(posts).all();
+  const pending = db.select({ key: pendingImages.key }).from(pendingImages).all();
+  return new Set([...posted, ...pending].map((row) => row.key));
+}

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { IMAGE_FORMATS, IMAGE_WIDTHS, type ImageFormat, type ImageWidth } from "~/lib/images";
+import { IMAGE_FORMATS, IMAGE_WIDTHS, VARIANT_FILE, type ImageFormat, type ImageWidth } from "~/lib/images";
 import { env } from "./env.server";
 
 // A 16000×16000 PNG of a few hundred KB takes seconds to decode: refuse
@@ -72,4 +72,25 @@ export async function deleteImage(key: string): Promise<void> {
   for (const result of results) {
     if (result.status === "rejected") console.error("Could not delete image file", result.reason);
   }
+}
+
+/**
+ * Remove image files no post or pending upload refers to (left by a crash
+ * between writing the files and the database row), and half-written files.
+ * Run at start-up, before any request can be writing.
+ */
+export async function removeOrphanImages(referenced: Set<string>): Promise<number> {
+  let entries: string[];
+  try {
+    entries = await readdir(env.uploadsDir);
+  } catch {
+    return 0;
+  }
+  const orphans = entries.filter((name) => {
+    if (name.endsWith(".tmp")) return true;
+    const match = VARIANT_FILE.exec(name);
+    return match !== null && !referenced.has(match[1]);
+  });
+  await Promise.all(orphans.map((name) => rm(path.join(env.uploadsDir, name), { force: true })));
+  return orphans.length;
 }

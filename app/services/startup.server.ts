@@ -1,17 +1,22 @@
 import { getMeta, setMeta } from "~/models/meta.server";
-import { countPosts } from "~/models/posts.server";
+import { countPosts, referencedImageKeys } from "~/models/posts.server";
 import { seedDemoContent } from "./demo.server";
 import { env } from "./env.server";
+import { removeOrphanImages } from "./images.server";
 import { removeStalePendingImages } from "./publishing.server";
 
 const HOUR = 60 * 60 * 1000;
 
 /**
  * Runs once before the server listens (the database module has already
- * applied migrations on import). On the very first start of an installation
- * with no posts, it publishes the demo articles unless DEMO_CONTENT=off.
+ * applied migrations on import): removes image files nothing refers to,
+ * schedules the clean-up of unused pending images, and on the very first
+ * start of an installation with no posts publishes the demo articles unless
+ * DEMO_CONTENT=off.
  */
 export async function startup(): Promise<void> {
+  const orphans = await removeOrphanImages(referencedImageKeys());
+  if (orphans > 0) console.info(`Removed ${orphans} image files that no article refers to (left by an interrupted upload).`);
   await removeStalePendingImages();
   // Hourly, and not keeping the process alive on its own.
   setInterval(() => void removeStalePendingImages().catch((error) => console.error("Pending image clean-up failed", error)), HOUR).unref();

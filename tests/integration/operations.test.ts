@@ -1,9 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../support/client";
+import { runBuildCommand } from "../support/commands";
 import { startServer, type RunningServer } from "../support/server";
 
 // A server of its own: these tests use up its throttling budget and restart it.
@@ -19,15 +19,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** `npm run admin -- …` against this server's database (async: the test's HTTP connections stay served). */
-function admin(...args: string[]): Promise<{ code: number; output: string }> {
-  const env = { PATH: process.env.PATH, DATABASE_PATH: server.databasePath, UPLOADS_DIR: server.uploadsDir } as unknown as NodeJS.ProcessEnv;
-  return new Promise((resolve) => {
-    execFile(process.execPath, ["scripts/admin.js", ...args], { env }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, output: `${stdout}${stderr}` });
-    });
-  });
-}
+const admin = (...args: string[]) => runBuildCommand("runAdminCommand", args, server);
 
 describe("throttling", () => {
   it("answers 429 after too many failed sign-ins for an account, also with the right password, across restarts", async () => {

@@ -1,0 +1,86 @@
+import Database from "better-sqlite3";
+import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { VARIANT_FILE } from "~/lib/images";
+import { sqlite } from "./db.server";
+import { env } from "./env.server";
+
+type Report = { code: number; output: string };
+
+async function copyImages(from: string, to: string, only?: (name: string) => boolean): Promise<number> {
+  await mkdir(to, { recursive: true });
+  const names = (await readdir(from).catch(() => [] as string[])).filter((name) => VARIANT_FILE.test(name) && (!only || only(name)));
+  for (const name of names) await copyFile(path.join(from, name), path.join(to, name));
+  return names.length;
+}
+
+/** What a database copy holds: its number of posts and the image keys it refers to. */
+function describeCopy(databaseFile: string): { posts: number; keys: Set<string> } {
+  const db = new Database(databaseFile, { readonly: true });
+  try {
+    const rows = db.prepare("SELECT image AS key FROM posts UNION SELECT key FROM pending_images").all() as { key: string }[];
+    const { n } = db.prepare("SELECT count(*) AS n FROM posts").get() as { n: number };
+    return { posts: n, keys: new Set(rows.map((row) => row.key)) };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * `npm run backup -- <target>`: a consistent copy of the database (SQLite's
+ * online backup, safe while the site runs) and of the images it refers to.
+ * Images are copied before and after the database snapshot, so every image
+ * the snapshot refers to is in the copy, even if it was uploaded meanwhile.
+ */
+export async function runBackup(target: string | undefined): Promise<Report> {
+  if (!target) return { code: 2, output: "Usage: npm run backup -- <target folder>" };
+  const folder = path.resolve(target);
+  const existing = await readdir(folder).catch(() => []);
+  if (existing.length > 0) return { code: 1, output: `${folder} is not empty: choose a new folder for the backup.` };
+  const uploads = path.join(folder, "uploads");
+  const databaseFile = path.join(folder, "dejiny.db");
+
+  await copyImages(env.uploadsDir, uploads);
+  await sqlite.backup(databaseFile);
+  const { posts, keys } = describeCopy(databaseFile);
+  await copyImages(env.uploadsDir, uploads, (name) => keys.has(VARIANT_FILE.exec(name)![1]));
+
+  const present = new Set((await readdir(uploads)).map((name) => VARIANT_FILE.exec(name)?.[1]));
+  const missing = [...keys].filter((key) => !present.has(key));
+  const manifest = { createdAt: new Date().toISOString(), posts, images: (await readdir(uploads)).length, missingImages: missing };
+  await writeFile(path.join(folder, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  const warning = missing.length ? `\nWarning: ${missing.length} images were deleted while the backup ran: ${missing.join(", ")}` : "";
+  return { code: 0, output: `Backed up ${posts} articles and ${manifest.images} image files to ${folder}.${warning}` };
+}
+
+/**
+ * `npm run restore -- <source>`: put a backup back. Run it with the site
+ * stopped. The current database and images are kept beside the restored
+ * ones (suffix .before-restore-<time>) until you remove them.
+ */
+export async function runRestore(source: string | undefined): Promise<Report> {
+  if (!source) return { code: 2, output: "Usage: npm run restore -- <backup folder>" };
+  const folder = path.resolve(source);
+  const databaseFile = path.join(folder, "dejiny.db");
+  if (!(await stat(databaseFile).catch(() => null))) return { code: 1, output: `${databaseFile} does not exist.` };
+  const check = new Database(databaseFile, { readonly: true });
+  const integrity = check.pragma("integrity_check", { simple: true });
+  check.close();
+  if (integrity !== "ok") return { code: 1, output: `The backup's database is damaged (integrity_check: ${integrity}); nothing was changed.` };
+
+  // This process opened the live database on start: close it before replacing it.
+  sqlite.close();
+  const suffix = `.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  for (const file of [env.databasePath, `${env.databasePath}-wal`, `${env.databasePath}-shm`]) {
+    if (await stat(file).catch(() => null)) await rename(file, `${file}${suffix}`);
+  }
+  if (await stat(env.uploadsDir).catch(() => null)) await rename(env.uploadsDir, `${env.uploadsDir}${suffix}`);
+  await mkdir(path.dirname(env.databasePath), { recursive: true });
+  await copyFile(databaseFile, env.databasePath);
+  const images = await copyImages(path.join(folder, "uploads"), env.uploadsDir);
+  await rm(`${env.databasePath}-journal`, { force: true });
+  return {
+    code: 0,
+    output: `Restored the database and ${images} image files from ${folder}. The previous ones are kept with the suffix ${suffix}.`,
+  };
+}
