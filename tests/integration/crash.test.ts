@@ -1,0 +1,8 @@
+import { expect, it } from "vitest";
+import { crashRounds } from "../support/crash";
+
+// The short form of `npm run crash-test` (which runs 25 rounds).
+it("loses no acknowledged article and leaves no orphan files across SIGKILLs", async () => {
+  const report = await crashRounds(3);
+  expect(report.acknowledged).toBeGreaterThan(0);
+}, 120_000);
