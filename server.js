@@ -132,7 +132,8 @@ function shutdown(signal) {
     sqlite.close();
     process.exit(0);
   });
-  server.closeIdleConnections();
+  // Connections kept alive close as soon as their last request is answered.
+  setInterval(() => server.closeIdleConnections(), 100).unref();
   setTimeout(() => {
     console.error("Open requests did not finish in 10 s; stopping anyway.");
     sqlite.close();
