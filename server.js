@@ -1,9 +1,12 @@
-// The HTTP server: static files, uploaded images and the Remix app.
-// Everything the app decides (configuration, database, start-up) lives in
-// app/ and is reached through the server build's entry module.
+// The HTTP server: cached pages, static files, uploaded images and the Remix
+// app. Everything the app decides (configuration, database, start-up, the
+// rules of the page cache) lives in app/ and is reached through the server
+// build's entry module.
 import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler as createFetchHandler } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { createServer } from "node:http";
 
 const dev = process.argv.includes("--dev");
 process.env.NODE_ENV ??= dev ? "development" : "production";
@@ -29,19 +32,73 @@ try {
   }
   throw error;
 }
-const {
-  env,
-  startup,
-  sqlite,
-  VARIANT_FILE,
-  isCrossSiteRequest,
-  newNonce,
-  securityHeaders,
-  IMAGE_HEADERS,
-  logRequest,
-  requestInfo,
-} = build.entry.module;
-await startup();
+const app$ = build.entry.module;
+const { env, sqlite } = app$;
+await app$.startup();
+
+// ---------------------------------------------------------------- every response
+
+/** Log line, security headers and a fresh CSP nonce for every response. */
+function beginResponse(req, res) {
+  const started = performance.now();
+  const info = { userId: null };
+  res.on("finish", () =>
+    app$.logRequest({ method: req.method, url: req.url, status: res.statusCode, ms: performance.now() - started, userId: info.userId }),
+  );
+  const nonce = app$.newNonce();
+  // The dev server's own scripts go without.
+  if (!viteDevServer) for (const [name, value] of Object.entries(app$.securityHeaders(nonce))) res.setHeader(name, value);
+  return { nonce, info };
+}
+
+// ---------------------------------------------------------------- the page cache
+// What may be cached and for whom: app/services/page-cache.server.ts.
+
+const renderForCache = createFetchHandler(build, process.env.NODE_ENV);
+const filling = new Map();
+
+async function fillPage(key, url, req) {
+  const renderedAt = app$.pageVersion();
+  const request = new Request(url, { headers: { cookie: req.headers.cookie ?? "", "user-agent": "dejiny-page-cache" } });
+  const response = await renderForCache(request, { clientAddress: req.socket.remoteAddress ?? "unknown", cspNonce: app$.NONCE_PLACEHOLDER });
+  const html = await response.text();
+  if (response.status !== 200 || response.headers.has("set-cookie")) return null;
+  return app$.storePage(key, html, response.headers.get("content-type"), renderedAt);
+}
+
+function acceptsGzip(header = "") {
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return coding.trim() === "gzip" && (!q || Number(q.slice(2)) > 0);
+  });
+}
+
+/** Serve the request from the page cache if it can be; false when the app must handle it. */
+async function serveCachedPage(req, res, nonce) {
+  if (viteDevServer || req.method !== "GET") return false;
+  const url = new URL(req.url, env.publicUrl);
+  const page = await app$.pageKey(req.method, url, req.headers.cookie);
+  if (!page) return false;
+  let entry = app$.getPage(page.key);
+  if (!entry) {
+    // Concurrent first requests for a page share one rendering.
+    if (!filling.has(page.key)) filling.set(page.key, fillPage(page.key, url, req).finally(() => filling.delete(page.key)));
+    entry = await filling.get(page.key);
+    if (!entry) return false;
+  }
+  const gzip = acceptsGzip(req.headers["accept-encoding"]);
+  const body = app$.renderPage(entry, nonce, gzip);
+  res.setHeader("Content-Type", entry.contentType);
+  res.setHeader("Content-Length", body.length);
+  res.setHeader("Vary", "Accept-Encoding");
+  if (gzip) res.setHeader("Content-Encoding", "gzip");
+  if (page.signedIn) res.setHeader("Cache-Control", "private, no-store");
+  res.end(body);
+  return true;
+}
+
+// ---------------------------------------------------------------- everything else
 
 const app = express();
 app.disable("x-powered-by");
@@ -50,26 +107,9 @@ app.disable("x-powered-by");
 app.set("trust proxy", env.trustProxy ? 1 : false);
 app.use(compression());
 
-// One log line per request; the app notes the signed-in user as it learns it.
-app.use((req, res, next) => {
-  const started = performance.now();
-  const info = { userId: null };
-  res.on("finish", () =>
-    logRequest({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: performance.now() - started, userId: info.userId }),
-  );
-  requestInfo.run(info, next);
-});
-
-// Security headers on every response, with a fresh CSP nonce (the dev server's own scripts go without).
-app.use((req, res, next) => {
-  res.locals.cspNonce = newNonce();
-  if (!viteDevServer) res.set(securityHeaders(res.locals.cspNonce));
-  next();
-});
-
 // Refuse state-changing requests made by other sites (CSRF), for every route.
 app.use((req, res, next) => {
-  if (isCrossSiteRequest(req.method, req.headers)) {
+  if (app$.isCrossSiteRequest(req.method, req.headers)) {
     return res.status(403).type("text/plain; charset=utf-8").send("Požiadavka z cudzej stránky bola odmietnutá.");
   }
   next();
@@ -90,13 +130,13 @@ app.use((req, res, next) => {
 
 // Uploaded images: only names the image store writes; never a path.
 app.get("/images/:name", (req, res) => {
-  if (!VARIANT_FILE.test(req.params.name)) return res.status(404).type("text/plain").send("Not found");
+  if (!app$.VARIANT_FILE.test(req.params.name)) return res.status(404).type("text/plain").send("Not found");
   res.sendFile(req.params.name, {
     root: env.uploadsDir,
     immutable: true,
     maxAge: "1y",
     dotfiles: "deny",
-    headers: IMAGE_HEADERS,
+    headers: app$.IMAGE_HEADERS,
   }, (error) => {
     if (error && !res.headersSent) res.status(404).type("text/plain").send("Not found");
   });
@@ -106,8 +146,8 @@ if (viteDevServer) {
   app.use(viteDevServer.middlewares);
 } else {
   // Built assets carry a content hash in their names: cache them for good.
-  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("build/client", { maxAge: "1h" }));
+  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", redirect: false }));
+  app.use(express.static("build/client", { maxAge: "1h", redirect: false }));
 }
 
 app.all(
@@ -119,7 +159,45 @@ app.all(
   }),
 );
 
-const server = app.listen(env.port, env.host, () => {
+// Anything that still fails: a plain answer, the details only in the log.
+// (Express marks what the client got wrong, e.g. a malformed %-escape, as 400.)
+app.use((error, req, res, _next) => {
+  const status = error.status >= 400 && error.status < 500 ? error.status : 500;
+  if (status === 500) console.error(error);
+  if (!res.headersSent) res.status(status).type("text/plain; charset=utf-8").send(status === 500 ? "Unexpected Application Error!" : "Bad request");
+});
+
+// ---------------------------------------------------------------- the server
+
+const METHODS = new Set(["GET", "HEAD", "POST"]);
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+const server = createServer((req, res) => {
+  const { nonce, info } = beginResponse(req, res);
+  // Only what the site answers to: no TRACE, no `*` or absolute-form targets, no malformed Host.
+  if (!METHODS.has(req.method)) {
+    res.writeHead(405, { "Content-Type": "text/plain; charset=utf-8", Allow: "GET, HEAD, POST" });
+    return res.end("Method not allowed");
+  }
+  if (!req.url.startsWith("/") || !HOST.test(req.headers.host ?? "")) {
+    res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
+    return res.end("Bad request");
+  }
+  // The site's own address is PUBLIC_URL; a proxy's idea of the host is never used.
+  delete req.headers["x-forwarded-host"];
+  if (!/^https?$/.test(req.headers["x-forwarded-proto"] ?? "http")) delete req.headers["x-forwarded-proto"];
+  res.locals = { cspNonce: nonce };
+  app$.requestInfo.run(info, () => {
+    serveCachedPage(req, res, nonce)
+      .catch((error) => {
+        console.error("Page cache failed; rendering instead", error);
+        return false;
+      })
+      .then((served) => served || app(req, res));
+  });
+});
+
+server.listen(env.port, env.host, () => {
   const { port } = server.address();
   console.info(`Dejiny listening on http://${env.host.includes(":") ? `[${env.host}]` : env.host}:${port}`);
 });

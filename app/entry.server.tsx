@@ -18,6 +18,7 @@ export { runAdminCommand } from "~/services/admin.server";
 export { runBackup, runRestore } from "~/services/backup.server";
 export { IMAGE_HEADERS, newNonce, securityHeaders } from "~/services/security.server";
 export { logRequest, requestInfo } from "~/services/request-log.server";
+export { getPage, NONCE_PLACEHOLDER, pageKey, pageVersion, renderPage, storePage } from "~/services/page-cache.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -1,6 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -11,6 +10,7 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { SiteHeader } from "~/components/SiteHeader";
+import { errorSummary } from "~/lib/errors";
 import { useNonce } from "~/lib/nonce";
 import { pageTitle } from "~/lib/site";
 import { getCurrentUser } from "~/services/session.server";
@@ -69,24 +69,14 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  // The details of an error stay in the server log; a visitor sees no stack trace.
+  const { title, text } = errorSummary(error);
   const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
   return (
     <main id="obsah" className="page error-page">
-      <title>{pageTitle(notFound ? "Stránka sa nenašla" : "Unexpected Application Error!")}</title>
-      {notFound ? (
-        <>
-          <h1>Stránka sa nenašla</h1>
-          <p>Adresa, ktorú hľadáte, neexistuje alebo bola odstránená.</p>
-        </>
-      ) : (
-        <>
-          <h1>Unexpected Application Error!</h1>
-          <p>Niečo sa pokazilo. Skúste to, prosím, o chvíľu znova.</p>
-          {detail && <pre>{detail}</pre>}
-        </>
-      )}
+      <title>{pageTitle(title)}</title>
+      <h1>{title}</h1>
+      <p>{text}</p>
+      {detail && <pre>{detail}</pre>}
       <p>
         <a className="button" href="/posts">
           Prejsť na články

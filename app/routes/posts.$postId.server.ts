@@ -4,10 +4,9 @@ import { canModify, CONTENT_MAX_LENGTH, POST_MESSAGES, TITLE_MAX_LENGTH } from "
 import { deletePost, getPost, updatePost } from "~/models/posts.server";
 import { formText } from "~/services/auth.server";
 import { excerptOf, toStoredContent } from "~/services/content.server";
+import { readForm } from "~/services/forms.server";
 import { deleteImage } from "~/services/images.server";
 import { getCurrentUser } from "~/services/session.server";
-
-const MAX_EDIT_BYTES = 4 * CONTENT_MAX_LENGTH + 4096;
 
 /**
  * Save or delete an article: only its author or an admin, checked here on
@@ -20,11 +19,7 @@ export async function changePost(request: Request, postId: string) {
   if (!post) throw data(null, { status: 404 });
   if (!user || !canModify(user, post)) return data({ error: POST_MESSAGES.forbidden, confirmDelete: false }, { status: 403 });
 
-  // Title and content are small: a bigger body is refused before it is read.
-  if (Number(request.headers.get("content-length") ?? Infinity) > MAX_EDIT_BYTES) {
-    return data({ error: POST_MESSAGES.tooLarge, confirmDelete: false }, { status: 413 });
-  }
-  const form = await request.formData();
+  const form = await readForm(request);
   const url = new URL(request.url);
   const list = readListState(url.searchParams);
   const intent = form.get("intent");
@@ -41,7 +36,7 @@ export async function changePost(request: Request, postId: string) {
     if (!title || !content.trim()) return data({ error: POST_MESSAGES.emptyEdit, confirmDelete: false }, { status: 400 });
     if (title.length > TITLE_MAX_LENGTH) return data({ error: POST_MESSAGES.titleTooLong, confirmDelete: false }, { status: 400 });
     if (content.length > CONTENT_MAX_LENGTH) return data({ error: POST_MESSAGES.contentTooLong, confirmDelete: false }, { status: 400 });
-    const stored = toStoredContent(content);
+    const stored = await toStoredContent(content);
     updatePost(post.id, { title, content: stored, excerpt: excerptOf(stored) });
     url.searchParams.delete("edit");
     return redirect(`${url.pathname}${url.search}`, 303);

@@ -20,6 +20,7 @@ import { listHref, readListState } from "~/lib/links";
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, PAGE_SIZE, storedToEditable, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
+import { errorSummary } from "~/lib/errors";
 import type { loader as rootLoader } from "~/root";
 import { env } from "~/services/env.server";
 import { changePost } from "./posts.$postId.server";
@@ -233,17 +234,15 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { search } = useLocation();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
+  const { title, text } = notFound
+    ? { title: "Článok sa nenašiel", text: "Tento článok neexistuje alebo bol odstránený." }
+    : errorSummary(error);
   const { tag, limit } = readListState(new URLSearchParams(search));
   return (
     <Overlay backHref={listHref({ tag, limit })} labelledBy="post-missing">
       <div className="overlay-body">
-        <h1 id="post-missing">{notFound ? "Článok sa nenašiel" : "Unexpected Application Error!"}</h1>
-        <p>
-          {notFound
-            ? "Tento článok neexistuje alebo bol odstránený."
-            : "Článok sa nepodarilo načítať. Skúste to, prosím, o chvíľu znova."}
-        </p>
+        <h1 id="post-missing">{title}</h1>
+        <p>{text}</p>
       </div>
     </Overlay>
   );

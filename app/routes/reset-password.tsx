@@ -5,6 +5,7 @@ import { NewPasswordFields } from "~/components/Field";
 import { ACCOUNT_MESSAGES, MESSAGES, passwordProblem } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { formText } from "~/services/auth.server";
+import { readForm } from "~/services/forms.server";
 import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -13,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const token = new URL(request.url).searchParams.get("token") ?? formText(form, "token");
   const password = formText(form, "password");
   const problem = passwordProblem(password, formText(form, "confirmPassword"));

@@ -6,6 +6,7 @@ import { Field, NewPasswordFields } from "~/components/Field";
 import { CloseIcon } from "~/components/Icons";
 import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH, MESSAGES } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
+import { readForm } from "~/services/forms.server";
 import { getCurrentUser, safeRedirect } from "~/services/session.server";
 import { forgotPassword, register, signIn, type AccountFormResult } from "./signinsignup.server";
 
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.clone().formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   let result: AccountFormResult | Response;
   if (intent === "signin") result = await signIn(request, form, context.clientAddress);

@@ -17,7 +17,7 @@ export async function seedDemoContent(now = Date.now()): Promise<number> {
   for (const article of articles) {
     const tags = article.tags.filter(isTag);
     const image = await storeImage(await readFile(projectPath(`demo/images/${article.image}`)));
-    const content = toStoredContent(article.content);
+    const content = await toStoredContent(article.content);
     insertPost({
       title: article.title,
       content,

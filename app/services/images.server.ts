@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import sharp from "sharp";
+import type { Sharp, SharpOptions } from "sharp";
 import { IMAGE_FORMATS, IMAGE_WIDTHS, VARIANT_FILE, type ImageFormat, type ImageWidth } from "~/lib/images";
 import { env } from "./env.server";
 
@@ -11,10 +11,25 @@ const MAX_INPUT_PIXELS = 50_000_000;
 
 export type StoredImage = { key: string; width: number; height: number };
 
+let sharpModule: Promise<(input?: Buffer, options?: SharpOptions) => Sharp> | undefined;
+
+/**
+ * sharp (libvips) is loaded on the first upload, not at start: a server that
+ * only serves readers stays small. Its operation cache is kept small too.
+ */
+function loadSharp() {
+  sharpModule ??= import("sharp").then(({ default: sharp }) => {
+    sharp.cache({ memory: 16, items: 20 });
+    return sharp;
+  });
+  return sharpModule;
+}
+
 /** The bytes are not an image sharp can decode (or exceed the pixel limit). */
 export class UndecodableImageError extends Error {}
 
 async function decode(input: Buffer) {
+  const sharp = await loadSharp();
   try {
     return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
       .rotate()
@@ -38,6 +53,7 @@ function variantPath(key: string, width: ImageWidth, format: ImageFormat) {
  */
 export async function storeImage(input: Buffer): Promise<StoredImage> {
   const { data: pixels, info } = await decode(input);
+  const sharp = await loadSharp();
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
   const key = randomBytes(12).toString("base64url");
   await mkdir(env.uploadsDir, { recursive: true });

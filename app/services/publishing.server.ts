@@ -151,7 +151,7 @@ export async function publishPost(userId: string, input: PostFormInput): Promise
   if (textProblem) return refuse(textProblem.status, textProblem.error, textProblem.invalid);
   if (!image) return refuse(400, MESSAGES.createFieldsMissing, ["image"]);
 
-  const content = toStoredContent(input.content);
+  const content = await toStoredContent(input.content);
   const post = { title: input.title.trim(), content, excerpt: excerptOf(content), image, authorId: userId, tags: input.tags };
   try {
     return { id: pending ? insertPostFromPending(post) : insertPost(post) };

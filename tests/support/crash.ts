@@ -43,7 +43,10 @@ export async function crashRounds(rounds: number, log: (line: string) => void = 
         }
       };
       const writers = [0, 1, 2].map(writer);
-      await new Promise((r) => setTimeout(r, 150 + Math.random() * 1200));
+      // Once writes are flowing (the first upload loads the image and sanitiser code), kill at a random moment.
+      const before = acknowledged.size;
+      for (let waited = 0; acknowledged.size === before && waited < 15_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, Math.random() * 1000));
       const exited = new Promise((r) => server!.child.once("exit", r));
       server.child.kill("SIGKILL");
       await exited;

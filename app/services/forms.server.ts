@@ -1,0 +1,21 @@
+import { data } from "@remix-run/node";
+
+/** The largest urlencoded form any page sends (an edited article is the biggest). */
+export const MAX_FORM_BYTES = 256 * 1024;
+
+/**
+ * Read a small form (sign-in, reset, edit) without trusting the request: a body
+ * over MAX_FORM_BYTES, without a length, or that is not a form answers 413/411/400
+ * and nothing is read into memory. Reads a clone, so the request can still be
+ * read once more (remix-auth reads it again).
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  const length = request.headers.get("content-length");
+  if (length === null) throw data({ error: "Chýba dĺžka požiadavky." }, { status: 411 });
+  if (Number(length) > MAX_FORM_BYTES) throw data({ error: "Požiadavka je príliš veľká." }, { status: 413 });
+  try {
+    return await request.clone().formData();
+  } catch {
+    throw data({ error: "Formulár sa nepodarilo prečítať." }, { status: 400 });
+  }
+}

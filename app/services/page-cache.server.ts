@@ -1,0 +1,119 @@
+import { constants, crc32, deflateRawSync } from "node:zlib";
+import { getCurrentUser } from "./session.server";
+
+/**
+ * Rendered pages, kept until anything about the posts changes. React and
+ * Remix take milliseconds per page; a cached page takes microseconds.
+ *
+ * - Only GET pages whose HTML depends on nothing but the URL and who reads it:
+ *   the landing page, the list, an article (not in edit mode), the conflicts
+ *   page, with no query parameters but `tag` and `limit`.
+ * - Keyed by URL and by the reader: visitors share entries; a signed-in user
+ *   (with their admin status) has entries of their own, never shown to anyone else.
+ * - Emptied by `invalidatePages()`, which every write of posts calls (models/posts.server.ts).
+ * - The CSP nonce differs in every response: entries hold the page split at a
+ *   placeholder, as text and as independently compressed deflate parts, and
+ *   each response splices in its own nonce (gzip allows stored blocks between
+ *   compressed ones), so no nonce is ever served twice.
+ */
+
+/** Same length as a real nonce (16 bytes in base64), so the page's layout is the same. */
+export const NONCE_PLACEHOLDER = "@@DEJINY-NONCE-0000000@@";
+const MAX_ENTRIES = 500;
+const MAX_BYTES = 48 * 1024 * 1024;
+
+const CACHEABLE_PATH = /^\/(?:posts(?:\/[\w-]+)?|conflicts)?$/;
+const CACHEABLE_PARAMS = new Set(["tag", "limit"]);
+
+type Entry = { parts: Buffer[]; deflated: Buffer[]; contentType: string; bytes: number };
+
+const entries = new Map<string, Entry>();
+let totalBytes = 0;
+/** Bumped by every write: a page rendered before a write must not be stored after it. */
+let version = 0;
+
+export function invalidatePages(): void {
+  version++;
+  entries.clear();
+  totalBytes = 0;
+}
+
+export function pageVersion(): number {
+  return version;
+}
+
+/**
+ * Which cache entry a request may be served from, or null when its page must
+ * be rendered afresh. `signedIn` pages are for that user only (Cache-Control: private).
+ */
+export async function pageKey(method: string, url: URL, cookie: string | undefined): Promise<{ key: string; signedIn: boolean } | null> {
+  if (method !== "GET" || !CACHEABLE_PATH.test(url.pathname)) return null;
+  for (const name of url.searchParams.keys()) if (!CACHEABLE_PARAMS.has(name)) return null;
+  const signedIn = Boolean(cookie?.includes("dejiny_session="));
+  const user = signedIn ? await getCurrentUser(new Request(url, { headers: { cookie: cookie! } })) : null;
+  const reader = user ? `${user.id}:${user.isAdmin ? "admin" : "user"}` : "visitor";
+  return { key: `${reader} ${url.pathname}${url.search}`, signedIn };
+}
+
+export function getPage(key: string): Entry | undefined {
+  const entry = entries.get(key);
+  if (entry) {
+    // Most recently used last, so the oldest goes first when the cache is full.
+    entries.delete(key);
+    entries.set(key, entry);
+  }
+  return entry;
+}
+
+/** Prepare a rendered page for serving; keep it unless a write happened since `renderedAt` (a pageVersion()). */
+export function storePage(key: string, html: string, contentType: string, renderedAt: number): Entry {
+  const parts = html.split(NONCE_PLACEHOLDER).map((part) => Buffer.from(part));
+  // Each part ends byte-aligned and not final, so parts and stored blocks can follow one another.
+  const deflated = parts.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_FULL_FLUSH }));
+  const entry = { parts, deflated, contentType, bytes: parts.reduce((n, p) => n + p.length, 0) * 2 };
+  if (renderedAt !== version) return entry;
+  entries.set(key, entry);
+  totalBytes += entry.bytes;
+  for (const [oldest, old] of entries) {
+    if (entries.size <= MAX_ENTRIES && totalBytes <= MAX_BYTES) break;
+    entries.delete(oldest);
+    totalBytes -= old.bytes;
+  }
+  return entry;
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+const FINAL_EMPTY_BLOCK = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
+
+/** A deflate stored block (not final) holding `bytes` (< 64 KB). */
+function storedBlock(bytes: Buffer): Buffer {
+  const header = Buffer.from([0x00, 0, 0, 0, 0]);
+  header.writeUInt16LE(bytes.length, 1);
+  header.writeUInt16LE(~bytes.length & 0xffff, 3);
+  return Buffer.concat([header, bytes]);
+}
+
+/** The page with this response's nonce, gzipped or not. */
+export function renderPage(entry: Entry, nonce: string, gzip: boolean): Buffer {
+  const nonceBytes = Buffer.from(nonce);
+  if (!gzip) return Buffer.concat(entry.parts.flatMap((part, i) => (i === 0 ? [part] : [nonceBytes, part])));
+  const chunks: Buffer[] = [GZIP_HEADER];
+  const nonceBlock = storedBlock(nonceBytes);
+  let crc = 0;
+  let size = 0;
+  entry.parts.forEach((part, i) => {
+    if (i > 0) {
+      chunks.push(nonceBlock);
+      crc = crc32(nonceBytes, crc);
+      size += nonceBytes.length;
+    }
+    chunks.push(entry.deflated[i]);
+    crc = crc32(part, crc);
+    size += part.length;
+  });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size >>> 0, 4);
+  chunks.push(FINAL_EMPTY_BLOCK, trailer);
+  return Buffer.concat(chunks);
+}
