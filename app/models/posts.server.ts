@@ -15,23 +15,41 @@ const cardColumns = {
 
 export type PostCard = { id: string; title: string; excerpt: string; image: string; imageWidth: number; imageHeight: number };
 
-// Both list queries walk an index in order and stop after `limit` rows, so
-// their cost does not grow with the number of posts (see tests/integration/query-plans).
-const newestPosts = db
-  .select(cardColumns)
-  .from(posts)
-  .orderBy(desc(posts.createdAt), posts.id)
-  .limit(sql.placeholder("limit"))
-  .prepare();
+// The reader's queries walk an index in order and stop after `limit` rows,
+// so their cost does not grow with the number of posts (tests/unit/query-plans.test.ts
+// fails on a full scan or a sort). Exported unprepared for that test only.
+export const readerQueries = {
+  newestPosts: db.select(cardColumns).from(posts).orderBy(desc(posts.createdAt), posts.id).limit(sql.placeholder("limit")),
+  newestPostsWithTag: db
+    .select(cardColumns)
+    .from(postTags)
+    .innerJoin(posts, eq(posts.id, postTags.postId))
+    .where(eq(postTags.tag, sql.placeholder("tag")))
+    .orderBy(desc(postTags.createdAt), postTags.postId)
+    .limit(sql.placeholder("limit")),
+  postById: db
+    .select({
+      id: posts.id,
+      title: posts.title,
+      content: posts.content,
+      excerpt: posts.excerpt,
+      image: posts.image,
+      imageWidth: posts.imageWidth,
+      imageHeight: posts.imageHeight,
+      authorId: posts.authorId,
+      authorName: users.displayName,
+      createdAt: posts.createdAt,
+      updatedAt: posts.updatedAt,
+    })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .where(eq(posts.id, sql.placeholder("id"))),
+  // In the order the author chose them (the order they were inserted).
+  tagsOfPost: db.select({ tag: postTags.tag }).from(postTags).where(eq(postTags.postId, sql.placeholder("id"))).orderBy(sql`rowid`),
+};
 
-const newestPostsWithTag = db
-  .select(cardColumns)
-  .from(postTags)
-  .innerJoin(posts, eq(posts.id, postTags.postId))
-  .where(eq(postTags.tag, sql.placeholder("tag")))
-  .orderBy(desc(postTags.createdAt), postTags.postId)
-  .limit(sql.placeholder("limit"))
-  .prepare();
+const newestPosts = readerQueries.newestPosts.prepare();
+const newestPostsWithTag = readerQueries.newestPostsWithTag.prepare();
 
 /** The newest `limit` posts (optionally with a tag), and whether more exist. */
 export function listPosts({ tag, limit }: { tag: string | null; limit: number }): { posts: PostCard[]; hasMore: boolean } {
@@ -40,32 +58,8 @@ export function listPosts({ tag, limit }: { tag: string | null; limit: number })
   return { posts: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
-const postById = db
-  .select({
-    id: posts.id,
-    title: posts.title,
-    content: posts.content,
-    excerpt: posts.excerpt,
-    image: posts.image,
-    imageWidth: posts.imageWidth,
-    imageHeight: posts.imageHeight,
-    authorId: posts.authorId,
-    authorName: users.displayName,
-    createdAt: posts.createdAt,
-    updatedAt: posts.updatedAt,
-  })
-  .from(posts)
-  .innerJoin(users, eq(users.id, posts.authorId))
-  .where(eq(posts.id, sql.placeholder("id")))
-  .prepare();
-
-// In the order the author chose them (the order they were inserted).
-const tagsOfPost = db
-  .select({ tag: postTags.tag })
-  .from(postTags)
-  .where(eq(postTags.postId, sql.placeholder("id")))
-  .orderBy(sql`rowid`)
-  .prepare();
+const postById = readerQueries.postById.prepare();
+const tagsOfPost = readerQueries.tagsOfPost.prepare();
 
 export type PostDetail = NonNullable<ReturnType<typeof getPost>>;
 

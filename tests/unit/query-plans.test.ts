@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { readerQueries } from "~/models/posts.server";
+import { sqlite } from "~/services/db.server";
+
+/** SQLite's plan for a query, one line per step. */
+function plan(query: { toSQL(): { sql: string; params: unknown[] } }, values: Record<string, unknown>): string[] {
+  const { sql } = query.toSQL();
+  // Drizzle writes placeholders as `?` in order; bind plausible values.
+  const params = Object.values(values);
+  return (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail);
+}
+
+function expectIndexedWithoutSort(steps: string[]) {
+  for (const step of steps) {
+    // A full table scan ("SCAN posts" without an index) or a sort would grow with the table.
+    expect(step, steps.join(" | ")).not.toMatch(/^SCAN \w+$|^SCAN \w+ \(~|USE TEMP B-TREE/);
+  }
+}
+
+describe("the reader's queries use indexes that match them", () => {
+  it("newest posts: walks posts_created_at_idx, no sort", () => {
+    const steps = plan(readerQueries.newestPosts, { limit: 10 });
+    expect(steps.join(" ")).toContain("posts_created_at_idx");
+    expectIndexedWithoutSort(steps);
+  });
+
+  it("newest posts with a tag: walks post_tags_tag_created_at_idx, looks posts up by key, no sort", () => {
+    const steps = plan(readerQueries.newestPostsWithTag, { tag: "Morava", limit: 10 });
+    expect(steps.join(" ")).toContain("post_tags_tag_created_at_idx");
+    expect(steps.join(" ")).toMatch(/SEARCH posts USING INDEX sqlite_autoindex_posts_1 \(id=\?\)/);
+    expectIndexedWithoutSort(steps);
+  });
+
+  it("one post and its tags: primary keys only (the tags' sort is of five rows at most)", () => {
+    expectIndexedWithoutSort(plan(readerQueries.postById, { id: "x" }));
+    const steps = plan(readerQueries.tagsOfPost, { id: "x" });
+    expect(steps.join(" ")).toMatch(/SEARCH post_tags USING (COVERING )?INDEX sqlite_autoindex_post_tags_1 \(post_id=\?\)/);
+  });
+});
