@@ -4,22 +4,35 @@ import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 
 const STARTUP_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+const LOG_TAIL_CHARS = 20_000;
 
 /**
  * Spawn `node <args>` and resolve once it prints its address.
- * Returns { url, pid, output(), stop() }.
+ * Returns { url, pid, stop() }.
  */
 export function startListeningProcess(args, { cwd, env }) {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  // Only the tail: the server logs a line per request, millions in a long run.
   let log = "";
-  child.stdout.on("data", (chunk) => (log += chunk));
-  child.stderr.on("data", (chunk) => (log += chunk));
+  const keep = (chunk) => (log = (log + chunk).slice(-LOG_TAIL_CHARS));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
 
+  let stopping = false;
+  child.once("exit", (code, signal) => {
+    if (!stopping) console.error(`\n${args[0]} exited unexpectedly (${signal ?? code}); its last output:\n${log}`);
+  });
+
+  // SIGTERM lets the server finish open requests and close the database; SIGKILL if it hangs.
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
+    stopping = true;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
     await exited;
+    clearTimeout(timer);
   };
 
   return new Promise((resolve, reject) => {
@@ -37,7 +50,7 @@ export function startListeningProcess(args, { cwd, env }) {
       clearTimeout(timer);
       child.stdout.off("data", onData);
       child.off("exit", onExit);
-      resolve({ url: match[1], pid: child.pid, output: () => log, stop });
+      resolve({ url: match[1], pid: child.pid, stop });
     };
     child.stdout.on("data", onData);
     child.once("exit", onExit);

@@ -1,0 +1,46 @@
+// Load one URL with autocannon (a warm-up, then the measured run) while
+// sampling the serving process's resident memory.
+import autocannon from "autocannon";
+import { readFileSync } from "node:fs";
+
+const RSS_INTERVAL_MS = 200;
+
+function rssKb(pid) {
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0; // the process is gone
+  }
+}
+
+/** Peak VmRSS of `pid` from now until stop(), in MB. */
+function sampleRss(pid) {
+  let peakKb = rssKb(pid);
+  const timer = setInterval(() => (peakKb = Math.max(peakKb, rssKb(pid))), RSS_INTERVAL_MS);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peakKb, rssKb(pid)) / 1024;
+  };
+}
+
+/**
+ * Warm up for `warmup` s, then measure for `duration` s with `connections`.
+ * Returns req/s (average), p50/p99 latency (ms), non-2xx and error counts, peak RSS (MB).
+ */
+export async function measure(url, { connections, duration, warmup, headers, pid }) {
+  const options = { url, connections, headers: { "accept-encoding": "gzip", ...headers } };
+  const stopSampling = sampleRss(pid);
+  await autocannon({ ...options, duration: warmup });
+  const result = await autocannon({ ...options, duration });
+  const peakRssMb = stopSampling();
+  return {
+    connections,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    peakRssMb,
+  };
+}

@@ -1,0 +1,176 @@
+// npm run bench — throughput, latency and memory of the production server, and
+// the page weight of /posts on a phone.
+//
+// For each database size N (default 1,000 and 100,000 generated posts) it builds
+// a fresh data folder (schema from the app's own migrations, posts inserted with
+// better-sqlite3, real stored image variants), starts the built server as
+// `npm start` does, signs a user up, and loads each path with autocannon
+// (warm-up, then the measured run; Accept-Encoding: gzip). Paths are compared
+// with a "ceiling" (bare node:http replaying the bytes of GET /posts) and,
+// signed in, with /healthz (the framework's floor). It prints one markdown
+// table per N, a 100k-vs-1k flat-cost check, the page weight of /posts at
+// 375×812 (Chromium, JavaScript off, then on), and writes bench-results.json.
+//
+//   npm run bench
+//   npm run bench -- --sizes 1000 --duration 3      # a quick run
+//   options: --sizes 1000,100000  --duration 10  --warmup 3  --connections 50  --keep
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { dataPaths, ensureBuild, registerUser, startAppServer } from "./lib/app-server.js";
+import { startCeiling } from "./lib/ceiling.js";
+import { makeImagePool } from "./lib/images.js";
+import { measure } from "./lib/load.js";
+import { measurePageWeight } from "./lib/page-weight.js";
+import { COMMON_TAG, insertPosts, RARE_TAG, seededRandom } from "./lib/posts.js";
+import { onCleanup, removeOnCleanup, runAll } from "./lib/processes.js";
+import { flatCostLines, loadTable, weightTable } from "./lib/report.js";
+
+const IMAGE_POOL_SIZE = 20;
+const SIGNED_IN_CONNECTIONS = 10;
+const PAGE_SIZE = 9; // cards per list page (app/lib/rules.ts)
+
+function readOptions() {
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: "string", default: "1000,100000" },
+      duration: { type: "string", default: "10" },
+      warmup: { type: "string", default: "3" },
+      connections: { type: "string", default: "50" },
+      keep: { type: "boolean", default: false },
+    },
+  });
+  const positive = (name, value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive whole number, got "${value}"`);
+    return n;
+  };
+  return {
+    sizes: values.sizes.split(",").map((size) => positive("sizes", size.trim())),
+    duration: positive("duration", values.duration),
+    warmup: positive("warmup", values.warmup),
+    connections: positive("connections", values.connections),
+    keep: values.keep,
+  };
+}
+
+/**
+ * A data folder with the app's schema (applied by the server itself), `size`
+ * posts and the image pool (copied after the posts: at start-up the server
+ * removes image files no post refers to).
+ */
+async function prepareData(dataDir, size, { poolDir, images }) {
+  const { databasePath, uploadsDir } = dataPaths(dataDir);
+  const migrating = await startAppServer(dataDir);
+  await migrating.stop();
+  const started = performance.now();
+  const seeded = insertPosts(databasePath, { count: size, images, random: seededRandom(size) });
+  const seconds = (performance.now() - started) / 1000;
+  cpSync(poolDir, uploadsDir, { recursive: true });
+  const megabytes = statSync(databasePath).size / 1e6;
+  console.log(
+    `  inserted ${size.toLocaleString("en-US")} posts in ${seconds.toFixed(1)} s (${megabytes.toFixed(0)} MB); ` +
+      `"${COMMON_TAG}" on ${seeded.tagCounts[COMMON_TAG]}, "${RARE_TAG}" on ${seeded.tagCounts[RARE_TAG]}`,
+  );
+  return { ...seeded, seedSeconds: seconds, databaseMegabytes: megabytes };
+}
+
+/** What to load: label (the same for every N), URL, connections, extra headers, group, the process to watch, and the cards a list must show. */
+function targets({ server, ceiling, cookie, data, connections }) {
+  const lists = [
+    { path: "/posts", cards: Math.min(PAGE_SIZE, data.size) },
+    { path: `/posts?tag=${COMMON_TAG}`, cards: Math.min(PAGE_SIZE, data.tagCounts[COMMON_TAG]) },
+    { path: `/posts?tag=${RARE_TAG}`, cards: Math.min(PAGE_SIZE, data.tagCounts[RARE_TAG]) },
+    { path: "/posts?limit=90", cards: Math.min(90, data.size) },
+  ];
+  const anonymous = [
+    { path: "/" },
+    ...lists,
+    { path: `/posts/${data.samplePost.id}`, label: "/posts/:id" },
+    { path: `/images/${data.samplePost.image}-800.webp`, label: "/images/:key-800.webp" },
+    { path: "/healthz" },
+  ];
+  const onServer = (target) => ({ ...target, url: new URL(target.path, server.url).href, pid: server.pid });
+  return [
+    ...anonymous.map((t) => onServer({ label: t.path, ...t, connections, group: "anonymous" })),
+    ...lists.map((t) => onServer({ ...t, label: `${t.path} (signed in)`, connections: SIGNED_IN_CONNECTIONS, headers: { cookie }, group: "signed-in" })),
+    { label: "ceiling (replayed /posts)", url: ceiling.url, connections, group: "ceiling", pid: ceiling.pid },
+  ];
+}
+
+/** A list page must show its cards: its loader answers an empty list (still 200) when the query fails. */
+async function checkCards(target) {
+  const html = await (await fetch(target.url, { headers: target.headers })).text();
+  const cards = html.match(/<li class="card\b/g)?.length ?? 0;
+  if (cards !== target.cards) console.warn(`  WARNING: ${target.label} shows ${cards} cards, expected ${target.cards}`);
+}
+
+async function benchSize(size, { workDir, pool, options, withPageWeight }) {
+  console.log(`\nN = ${size.toLocaleString("en-US")}`);
+  const dataDir = path.join(workDir, `n${size}`);
+  removeOnCleanup(dataDir, options.keep);
+  const data = await prepareData(dataDir, size, pool);
+
+  const server = await startAppServer(dataDir);
+  onCleanup(server.stop);
+  const cookie = await registerUser(server.url);
+  const ceiling = await startCeiling(`${server.url}/posts`, { "accept-encoding": "gzip" }, dataDir);
+  onCleanup(ceiling.stop);
+
+  const rows = [];
+  const list = targets({ server, ceiling, cookie, data: { size, ...data }, connections: options.connections });
+  for (const target of list) {
+    if (target.cards !== undefined) await checkCards(target);
+    const result = await measure(target.url, { ...options, ...target });
+    rows.push({ label: target.label, path: target.path, group: target.group, ...result });
+    console.log(`  ${target.label}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99} ms`);
+  }
+  const pageWeight = withPageWeight ? await measurePageWeight(`${server.url}/posts`) : undefined;
+  await ceiling.stop();
+  await server.stop();
+  const peakRssMb = Math.max(...rows.filter((row) => row.group !== "ceiling").map((row) => row.peakRssMb));
+  return { size, ...data, ceilingBodyBytes: ceiling.bodyBytes, peakRssMb, rows, pageWeight };
+}
+
+function printResults(results, options) {
+  for (const result of results) {
+    console.log(`\n### N = ${result.size.toLocaleString("en-US")} posts (${options.duration} s after ${options.warmup} s warm-up)\n`);
+    console.log(loadTable(result));
+    console.log(`\nServer peak RSS: ${result.peakRssMb.toFixed(0)} MB. Ceiling body: ${result.ceilingBodyBytes} bytes (gzip).`);
+  }
+  if (results.length > 1) {
+    console.log("\n### Flat cost: req/s on the largest database vs the smallest (within 20 %?)\n");
+    console.log(flatCostLines(results).join("\n"));
+  }
+  const weight = results.find((result) => result.pageWeight)?.pageWeight;
+  if (weight) {
+    console.log(`\n### Page weight of /posts at ${weight.phone} (compressed bytes; document sent as ${weight.documentEncoding})\n`);
+    console.log(weightTable(weight));
+    const below = weight.belowTheFold;
+    console.log(`\n${below.label}: ${below.requests} requests, ${(below.bytes / 1000).toFixed(1)} KB.`);
+  }
+}
+
+await runAll(async () => {
+  const options = readOptions();
+  ensureBuild();
+  const workDir = mkdtempSync(path.join(tmpdir(), "dejiny-bench-"));
+  const resultsFile = path.join(workDir, "bench-results.json");
+  // The folder outlives the run only to hold the results (or everything, with --keep).
+  onCleanup(() => {
+    if (!options.keep && !existsSync(resultsFile)) rmSync(workDir, { recursive: true, force: true });
+  });
+  const poolDir = path.join(workDir, "image-pool");
+  removeOnCleanup(poolDir, options.keep);
+  console.log(`Generating ${IMAGE_POOL_SIZE} images…`);
+  const pool = { poolDir, images: await makeImagePool(poolDir, IMAGE_POOL_SIZE, seededRandom(20)) };
+
+  const results = [];
+  for (const [i, size] of options.sizes.entries()) {
+    results.push(await benchSize(size, { workDir, pool, options, withPageWeight: i === 0 }));
+  }
+  writeFileSync(resultsFile, JSON.stringify({ date: new Date().toISOString(), options, results }, null, 2));
+  printResults(results, options);
+  console.log(`\nResults: ${resultsFile}`);
+});
