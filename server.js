@@ -172,6 +172,16 @@ app.use((error, req, res, _next) => {
 const METHODS = new Set(["GET", "HEAD", "POST"]);
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
+/** A Host header the URL parser accepts (e.g. no port above 65535). */
+function validHost(host = "") {
+  if (!HOST.test(host)) return false;
+  try {
+    return Boolean(new URL(`http://${host}/`).host);
+  } catch {
+    return false;
+  }
+}
+
 const server = createServer((req, res) => {
   const { nonce, info } = beginResponse(req, res);
   // Only what the site answers to: no TRACE, no `*` or absolute-form targets, no malformed Host.
@@ -179,7 +189,7 @@ const server = createServer((req, res) => {
     res.writeHead(405, { "Content-Type": "text/plain; charset=utf-8", Allow: "GET, HEAD, POST" });
     return res.end("Method not allowed");
   }
-  if (!req.url.startsWith("/") || !HOST.test(req.headers.host ?? "")) {
+  if (!req.url.startsWith("/") || !validHost(req.headers.host)) {
     res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
     return res.end("Bad request");
   }

@@ -7,9 +7,10 @@ import { ResponsiveImage } from "./ResponsiveImage";
 /** Card image widths: the grid has 1 column on phones, 2 from 600 px, 3 from 896 px (max 1200 px). */
 const CARD_SIZES = "(min-width: 1232px) 376px, (min-width: 896px) calc((100vw - 5rem) / 3), (min-width: 600px) calc((100vw - 3.5rem) / 2), calc(100vw - 2rem)";
 
-type Props = { post: PostCardData; index: number; list: ListState };
+/** `priority`: the first card a reader sees (not when an article covers the list). */
+type Props = { post: PostCardData; index: number; list: ListState; priority: boolean };
 
-export function PostCard({ post, index, list }: Props) {
+export function PostCard({ post, index, list, priority }: Props) {
   return (
     <li className={`card ${cardColourClass(index)}`}>
       <Link to={postHref(post.id, list)} preventScrollReset className="card-link">
@@ -20,7 +21,7 @@ export function PostCard({ post, index, list }: Props) {
           height={post.imageHeight}
           alt=""
           sizes={CARD_SIZES}
-          priority={index === 0}
+          priority={priority}
         />
         <h2 className="card-title">{post.title}</h2>
         <p className="card-excerpt">{post.excerpt}</p>

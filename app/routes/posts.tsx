@@ -55,7 +55,7 @@ export default function PostsRoute() {
         {posts.length > 0 ? (
           <ul className="card-grid">
             {posts.map((post, index) => (
-              <PostCard key={post.id} post={post} index={index} list={list} />
+              <PostCard key={post.id} post={post} index={index} list={list} priority={index === 0 && !overlay} />
             ))}
           </ul>
         ) : (

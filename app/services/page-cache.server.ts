@@ -1,4 +1,5 @@
 import { constants, crc32, deflateRawSync } from "node:zlib";
+import { listSearch, readListState } from "~/lib/links";
 import { getCurrentUser } from "./session.server";
 
 /**
@@ -49,6 +50,10 @@ export function pageVersion(): number {
 export async function pageKey(method: string, url: URL, cookie: string | undefined): Promise<{ key: string; signedIn: boolean } | null> {
   if (method !== "GET" || !CACHEABLE_PATH.test(url.pathname)) return null;
   for (const name of url.searchParams.keys()) if (!CACHEABLE_PARAMS.has(name)) return null;
+  // Only canonical addresses (a known tag, a whole number of pages), so junk
+  // values can neither fill the cache nor push real pages out of it.
+  const list = readListState(url.searchParams);
+  if (list.unknownTag || `?${url.searchParams}` !== (listSearch(list) || "?")) return null;
   const signedIn = Boolean(cookie?.includes("dejiny_session="));
   const user = signedIn ? await getCurrentUser(new Request(url, { headers: { cookie: cookie! } })) : null;
   const reader = user ? `${user.id}:${user.isAdmin ? "admin" : "user"}` : "visitor";

@@ -54,6 +54,8 @@ export function isResetTokenUsable(token: string): boolean {
 
 /** Set a new password with a token: once, before it expires; ends every session of the user. */
 export async function resetPassword(token: string, password: string): Promise<boolean> {
+  // Hashing costs ~100 ms of CPU: not for a token that cannot work anyway.
+  if (!isResetTokenUsable(token)) return false;
   const passwordHash = await hashPassword(password);
   const userId = consumeResetToken(hashToken(token), Date.now(), (id) => {
     setPasswordHash(id, passwordHash);
