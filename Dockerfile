@@ -31,5 +31,5 @@ VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# What `npm start` runs once the build exists.
-CMD ["node", "server.js"]
+# What `npm start` runs once the build exists (the flags are package.json's config.nodeFlags).
+CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=4", "server.js"]

@@ -36,6 +36,8 @@ function sanitizer(): Worker {
   if (worker) return worker;
   const started = new Worker(WORKER_SOURCE, {
     eval: true,
+    // jsdom needs more room than the main thread's small heap.
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
     workerData: { dompurify: createRequire(import.meta.url).resolve("isomorphic-dompurify"), config: PURIFY_CONFIG },
   });
   started.on("message", ({ id, clean, error }: { id: number; clean?: string; error?: string }) => {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { NODE_FLAGS } from "./node-flags";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -24,7 +25,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, dataDir
   const dir = dataDir ?? mkdtempSync(path.join(tmpdir(), "dejiny-test-"));
   const databasePath = path.join(dir, "data", "dejiny.db");
   const uploadsDir = path.join(dir, "uploads");
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, "server.js"], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
@@ -79,7 +80,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, dataDir
 /** Run `node server.js` to its exit and return what it printed (for start-up errors). */
 export function runServerExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["server.js"], { cwd: root, env: { PATH: process.env.PATH, ...env } as unknown as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [...NODE_FLAGS, "server.js"], { cwd: root, env: { PATH: process.env.PATH, ...env } as unknown as NodeJS.ProcessEnv });
     let output = "";
     child.stdout.on("data", (c) => (output += c));
     child.stderr.on("data", (c) => (output += c));

@@ -1,13 +1,14 @@
-// The app's production server (`node server.js`, as `npm start` runs it after
-// building), started on a free port over a given data folder.
+// The app's production server (`node <config.nodeFlags> server.js`, as `npm
+// start` runs it after building), started on a free port over a given data folder.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startListeningProcess } from "./processes.js";
 
 export const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const nodeFlags = JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")).config.nodeFlags.split(" ");
 
 /** `npm run build` when there is no server build yet. */
 export function ensureBuild() {
@@ -24,7 +25,7 @@ export function dataPaths(dataDir) {
 /** Start the server on the database and images under `dataDir`. `demo` publishes the demo articles on a first start. */
 export function startAppServer(dataDir, { demo = false } = {}) {
   const { databasePath, uploadsDir } = dataPaths(dataDir);
-  return startListeningProcess(["server.js"], {
+  return startListeningProcess([...nodeFlags, "server.js"], {
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,
