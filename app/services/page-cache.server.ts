@@ -26,7 +26,15 @@ const MAX_BYTES = 48 * 1024 * 1024;
 const CACHEABLE_PATH = /^\/(?:posts(?:\/[\w-]+)?|conflicts)?$/;
 const CACHEABLE_PARAMS = new Set(["tag", "limit"]);
 
-type Entry = { parts: Buffer[]; deflated: Buffer[]; contentType: string; bytes: number };
+type Entry = {
+  parts: Buffer[];
+  deflated: Buffer[];
+  /** crc32 of each part alone, and how a running crc32 carries across it (see crcAcross). */
+  crcs: number[];
+  carries: Uint32Array[];
+  contentType: string;
+  bytes: number;
+};
 
 const entries = new Map<string, Entry>();
 let totalBytes = 0;
@@ -75,7 +83,9 @@ export function storePage(key: string, html: string, contentType: string, render
   const parts = html.split(NONCE_PLACEHOLDER).map((part) => Buffer.from(part));
   // Each part ends byte-aligned and not final, so parts and stored blocks can follow one another.
   const deflated = parts.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_FULL_FLUSH }));
-  const entry = { parts, deflated, contentType, bytes: parts.reduce((n, p) => n + p.length, 0) * 2 };
+  const crcs = parts.map((part) => crc32(part, 0));
+  const carries = parts.map((part, i) => Uint32Array.from({ length: 32 }, (_, bit) => (crc32(part, 2 ** bit) ^ crcs[i]) >>> 0));
+  const entry = { parts, deflated, crcs, carries, contentType, bytes: parts.reduce((n, p) => n + p.length, 0) * 2 };
   if (renderedAt !== version) return entry;
   entries.set(key, entry);
   totalBytes += entry.bytes;
@@ -98,6 +108,18 @@ function storedBlock(bytes: Buffer): Buffer {
   return Buffer.concat([header, bytes]);
 }
 
+/**
+ * crc32(part, crc) without reading the part again: CRC-32 is linear, so
+ * crc32(part, v) = crc32(part, 0) XOR carry(v), where carry is fixed by the
+ * part and was worked out bit by bit when the page was stored.
+ */
+function crcAcross(entry: Entry, i: number, crc: number): number {
+  let result = entry.crcs[i];
+  const carry = entry.carries[i];
+  for (let bit = 0; crc !== 0; bit++, crc >>>= 1) if (crc & 1) result ^= carry[bit];
+  return result >>> 0;
+}
+
 /** The page with this response's nonce, gzipped or not. */
 export function renderPage(entry: Entry, nonce: string, gzip: boolean): Buffer {
   const nonceBytes = Buffer.from(nonce);
@@ -113,7 +135,7 @@ export function renderPage(entry: Entry, nonce: string, gzip: boolean): Buffer {
       size += nonceBytes.length;
     }
     chunks.push(entry.deflated[i]);
-    crc = crc32(part, crc);
+    crc = crcAcross(entry, i, crc);
     size += part.length;
   });
   const trailer = Buffer.alloc(8);

@@ -13,6 +13,15 @@ export function noteUser(userId: string): void {
 
 const SECRET_PARAMS = /([?&](?:token|password)=)[^&]*/gi;
 
+// Lines written in one turn of the event loop go out in one write.
+let pending: string[] = [];
+function flush() {
+  if (pending.length === 0) return;
+  process.stdout.write(pending.join(""));
+  pending = [];
+}
+process.on("exit", flush);
+
 /**
  * One structured line per request on stdout. Query values that are secrets
  * are blanked; cookies and bodies are never logged.
@@ -26,5 +35,6 @@ export function logRequest(entry: { method: string; url: string; status: number;
     ms: Math.round(entry.ms * 10) / 10,
     ...(entry.userId ? { user: entry.userId } : {}),
   };
-  process.stdout.write(`${JSON.stringify(line)}\n`);
+  if (pending.length === 0) setImmediate(flush);
+  pending.push(`${JSON.stringify(line)}\n`);
 }
