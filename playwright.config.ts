@@ -1,20 +1,10 @@
 import { defineConfig } from "@playwright/test";
+import { CHROME_FLAGS, CHROMIUM_PATH } from "./scripts/chromium.js";
 
 // Debian's Chromium: Playwright's own browser download is not reachable here.
 const chromium = {
   browserName: "chromium" as const,
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--headless",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  },
+  launchOptions: { executablePath: CHROMIUM_PATH, args: CHROME_FLAGS },
 };
 
 const phone = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true };

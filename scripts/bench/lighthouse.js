@@ -13,7 +13,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureBuild, startAppServer } from "./lib/app-server.js";
-import { CHROME_FLAGS, CHROMIUM_PATH } from "./lib/chrome.js";
+import { CHROME_FLAGS, CHROMIUM_PATH } from "../chromium.js";
 import { onCleanup, removeOnCleanup, runAll } from "./lib/processes.js";
 
 const TARGETS = { performance: 95, accessibility: 100 };

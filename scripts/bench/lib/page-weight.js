@@ -1,7 +1,7 @@
 // Page weight of one page in Chromium at a phone size: compressed bytes per
 // resource type, as transferred (response bodies, without headers).
 import { chromium } from "@playwright/test";
-import { CHROME_FLAGS, CHROMIUM_PATH } from "./chrome.js";
+import { CHROME_FLAGS, CHROMIUM_PATH } from "../../chromium.js";
 
 const PHONE = { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const KB = 1000;

@@ -1,4 +1,4 @@
-// Debian's Chromium and the flags it needs here (see STACK-NOTES.md).
+// Debian's Chromium and the flags it needs here (see STACK-NOTES.md), for the browser tests, the bench and Lighthouse.
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const CHROME_FLAGS = [
   "--no-sandbox",
