@@ -3,21 +3,14 @@ import type { HTMLElement } from "node-html-parser";
 import { describe, expect, inject, it } from "vitest";
 import { TEST_PUBLIC_URL } from "../support/accounts-env";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../support/client";
-import { INTERNALS } from "../support/http";
+import { INTERNALS, readDatabase } from "../support/http";
 import { sentMails, waitForMail } from "../support/resend-stand-in";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");
 const resendUrl = inject("resendUrl");
 
-function withDatabase<T>(run: (db: Database.Database) => T): T {
-  const db = new Database(databasePath);
-  try {
-    return run(db);
-  } finally {
-    db.close();
-  }
-}
+const withDatabase = <T>(run: (db: Database.Database) => T): T => readDatabase(databasePath, run, true);
 
 async function signIn(client: Client, email: string, password: string, extra: Record<string, string> = {}) {
   return client.post("/signinsignup", { intent: "signin", email, password, ...extra });

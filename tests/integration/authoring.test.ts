@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../support/client";
+import { readDatabase } from "../support/http";
 import { makeImage, padTo } from "../support/images";
 
 const base = inject("baseUrl");
@@ -18,14 +19,7 @@ beforeAll(async () => {
   png = await makeImage("png");
 });
 
-function db<T>(run: (db: Database.Database) => T): T {
-  const handle = new Database(databasePath);
-  try {
-    return run(handle);
-  } finally {
-    handle.close();
-  }
-}
+const db = <T>(run: (db: Database.Database) => T): T => readDatabase(databasePath, run, true);
 
 const uploads = () => new Set(readdirSync(uploadsDir).filter((f) => !f.startsWith(".")));
 const postCount = () => db((d) => (d.prepare("SELECT count(*) AS n FROM posts").get() as { n: number }).n);

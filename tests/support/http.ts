@@ -7,9 +7,9 @@ export async function getPage(url: string, init?: RequestInit): Promise<{ respon
   return { response, html, doc: parse(html) };
 }
 
-/** A read-only look into the server's database, to compare pages with the data. */
-export function readDatabase<T>(databasePath: string, query: (db: Database.Database) => T): T {
-  const db = new Database(databasePath, { readonly: true, fileMustExist: true });
+/** A look into the server's database (read-only unless `write`), to compare pages with the data or set up a case. */
+export function readDatabase<T>(databasePath: string, query: (db: Database.Database) => T, write = false): T {
+  const db = new Database(databasePath, { readonly: !write, fileMustExist: true });
   try {
     return query(db);
   } finally {
