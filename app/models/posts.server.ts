@@ -61,8 +61,6 @@ export function listPosts({ tag, limit }: { tag: string | null; limit: number })
 const postById = readerQueries.postById.prepare();
 const tagsOfPost = readerQueries.tagsOfPost.prepare();
 
-export type PostDetail = NonNullable<ReturnType<typeof getPost>>;
-
 export function getPost(id: string) {
   const post = postById.get({ id });
   if (!post) return undefined;

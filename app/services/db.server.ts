@@ -27,5 +27,3 @@ const opened = openDatabase(env.databasePath);
 export const sqlite = opened.sqlite;
 /** The Drizzle database every model uses. */
 export const db = opened.db;
-
-export type DB = typeof db;
