@@ -4,9 +4,12 @@
 // build's entry module.
 import { createRequestHandler } from "@remix-run/express";
 import { createRequestHandler as createFetchHandler } from "@remix-run/node";
+import { matchRoutes } from "@remix-run/react";
 import compression from "compression";
 import express from "express";
+import { readdirSync } from "node:fs";
 import { createServer } from "node:http";
+import path from "node:path";
 
 const dev = process.argv.includes("--dev");
 process.env.NODE_ENV ??= dev ? "development" : "production";
@@ -57,13 +60,40 @@ function beginResponse(req, res) {
 const renderForCache = createFetchHandler(build, process.env.NODE_ENV);
 const filling = new Map();
 
-async function fillPage(key, url, req) {
+/** The app's routes as a tree, to tell which route an address matches before rendering anything. */
+function routeTree(parentId) {
+  return Object.values(build.routes)
+    .filter((route) => route.parentId === parentId)
+    .map((route) => ({ id: route.id, path: route.path, index: route.index, caseSensitive: route.caseSensitive, children: routeTree(route.id) }));
+}
+const routes = viteDevServer ? [] : routeTree(undefined);
+
+/** What Express serves from files (the built client, uploaded images): never a page of the app. */
+const clientFiles = new Set(viteDevServer ? [] : readdirSync("build/client", { recursive: true }).map((file) => `/${file.split(path.sep).join("/")}`));
+function servedFromFiles(pathname) {
+  if (pathname.startsWith("/images/")) return true;
+  try {
+    return clientFiles.has(decodeURIComponent(pathname));
+  } catch {
+    return false;
+  }
+}
+
+/** The route of the app that answers an address (the deepest match), before anything is rendered. */
+function matchRoute(pathname) {
+  if (servedFromFiles(pathname)) return undefined;
+  const match = matchRoutes(routes, pathname)?.at(-1);
+  return match && { id: match.route.id, params: match.params };
+}
+
+async function fillPage(page, req) {
   const renderedAt = app$.pageVersion();
-  const request = new Request(url, { headers: { cookie: req.headers.cookie ?? "", "user-agent": "dejiny-page-cache" } });
+  const request = new Request(page.renderUrl, { headers: { cookie: req.headers.cookie ?? "", "user-agent": "dejiny-page-cache" } });
   const response = await renderForCache(request, { clientAddress: req.socket.remoteAddress ?? "unknown", cspNonce: app$.NONCE_PLACEHOLDER });
   const html = await response.text();
-  if (response.status !== 200 || response.headers.has("set-cookie")) return null;
-  return app$.storePage(key, html, response.headers.get("content-type"), renderedAt);
+  // A page that is not what its key says (e.g. the article was just deleted) is rendered afresh instead.
+  if (response.status !== page.status || response.headers.has("set-cookie")) return null;
+  return app$.storePage(page.key, html, response.headers.get("content-type"), renderedAt, page.status);
 }
 
 function acceptsGzip(header = "") {
@@ -76,25 +106,26 @@ function acceptsGzip(header = "") {
 
 /** Serve the request from the page cache if it can be; false when the app must handle it. */
 async function serveCachedPage(req, res, nonce) {
-  if (viteDevServer || req.method !== "GET") return false;
+  if (viteDevServer) return false;
   const url = new URL(req.url, env.publicUrl);
-  const page = await app$.pageKey(req.method, url, req.headers.cookie);
+  const page = await app$.pageKey(req.method, url, req.headers.cookie, matchRoute(url.pathname));
   if (!page) return false;
   let entry = app$.getPage(page.key);
   if (!entry) {
     // Concurrent first requests for a page share one rendering.
-    if (!filling.has(page.key)) filling.set(page.key, fillPage(page.key, url, req).finally(() => filling.delete(page.key)));
+    if (!filling.has(page.key)) filling.set(page.key, fillPage(page, req).finally(() => filling.delete(page.key)));
     entry = await filling.get(page.key);
     if (!entry) return false;
   }
   const gzip = acceptsGzip(req.headers["accept-encoding"]);
   const body = app$.renderPage(entry, nonce, gzip);
+  res.statusCode = entry.status;
   res.setHeader("Content-Type", entry.contentType);
   res.setHeader("Content-Length", body.length);
-  res.setHeader("Vary", "Accept-Encoding");
+  res.setHeader("Cache-Control", app$.pageCacheControl({ signedIn: page.signedIn, method: req.method, status: entry.status }));
+  res.setHeader("Vary", "Accept-Encoding, Cookie");
   if (gzip) res.setHeader("Content-Encoding", "gzip");
-  if (page.signedIn) res.setHeader("Cache-Control", "private, no-store");
-  res.end(body);
+  res.end(req.method === "HEAD" ? undefined : body);
   return true;
 }
 
@@ -112,6 +143,10 @@ app.use((req, res, next) => {
   if (app$.isCrossSiteRequest(req.method, req.headers)) {
     return res.status(403).type("text/plain; charset=utf-8").send("Požiadavka z cudzej stránky bola odmietnutá.");
   }
+  // The check above has decided. Remix compares Origin with the Host header
+  // once more, and behind a proxy Host names the proxy's upstream, not the
+  // site: it gets the host of the origin that was accepted.
+  if (req.headers.origin) req.headers["x-forwarded-host"] = new URL(req.headers.origin).host;
   next();
 });
 
@@ -182,6 +217,12 @@ function validHost(host = "") {
   }
 }
 
+/** `?_data=` is Remix's data protocol from before single fetch: this app never asks for it. */
+function asksForLegacyData(url) {
+  const query = url.indexOf("?");
+  return query !== -1 && /(?:^|&)_data(?:[=&]|$)/.test(url.slice(query + 1));
+}
+
 const server = createServer((req, res) => {
   const { nonce, info } = beginResponse(req, res);
   // Only what the site answers to: no TRACE, no `*` or absolute-form targets, no malformed Host.
@@ -189,7 +230,7 @@ const server = createServer((req, res) => {
     res.writeHead(405, { "Content-Type": "text/plain; charset=utf-8", Allow: "GET, HEAD, POST" });
     return res.end("Method not allowed");
   }
-  if (!req.url.startsWith("/") || !validHost(req.headers.host)) {
+  if (!req.url.startsWith("/") || !validHost(req.headers.host) || asksForLegacyData(req.url)) {
     res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
     return res.end("Bad request");
   }
@@ -206,6 +247,10 @@ const server = createServer((req, res) => {
       .then((served) => served || app(req, res));
   });
 });
+
+// A request must arrive whole within two minutes (a 2 MB upload on a slow
+// phone takes about one): a client trickling bytes cannot hold an upload slot longer.
+server.requestTimeout = 120_000;
 
 server.listen(env.port, env.host, () => {
   const { port } = server.address();

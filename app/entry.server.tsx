@@ -5,6 +5,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
+import { pageCacheControl } from "~/services/security.server";
 import { hasSessionCookie } from "~/services/session.server";
 
 // server.js reaches these through build.entry.module, so the HTTP glue and the
@@ -16,7 +17,7 @@ export { VARIANT_FILE } from "~/lib/images";
 export { isCrossSiteRequest } from "~/services/csrf.server";
 export { runAdminCommand } from "~/services/admin.server";
 export { runBackup, runRestore } from "~/services/backup.server";
-export { IMAGE_HEADERS, newNonce, securityHeaders } from "~/services/security.server";
+export { IMAGE_HEADERS, newNonce, pageCacheControl, securityHeaders } from "~/services/security.server";
 export { logRequest, requestInfo } from "~/services/request-log.server";
 export { getPage, NONCE_PLACEHOLDER, pageKey, pageVersion, renderPage, storePage } from "~/services/page-cache.server";
 
@@ -30,8 +31,7 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
-  // Someone's signed-in pages must never be kept by a shared cache.
-  if (hasSessionCookie(request)) responseHeaders.set("Cache-Control", "private, no-store");
+  setCacheHeaders(request, responseStatusCode, responseHeaders);
   // Crawlers get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   return new Promise<Response>((resolve, reject) => {
@@ -66,8 +66,15 @@ export default function handleRequest(
 }
 
 export function handleDataRequest(response: Response, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
-  if (hasSessionCookie(request)) response.headers.set("Cache-Control", "private, no-store");
+  setCacheHeaders(request, response.status, response.headers);
   return response;
+}
+
+function setCacheHeaders(request: Request, status: number, headers: Headers) {
+  const signedIn = hasSessionCookie(request);
+  headers.set("Cache-Control", pageCacheControl({ signedIn, method: request.method, status, routeSays: headers.get("Cache-Control") }));
+  // A page kept by the browser is for the reader it was made for.
+  headers.append("Vary", "Cookie");
 }
 
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {

@@ -27,3 +27,37 @@ export function listHref(state: ListState): string {
 export function postHref(id: string, state: ListState): string {
   return `/posts/${encodeURIComponent(id)}${listSearch(state)}`;
 }
+
+const SITE = "http://dejiny.invalid";
+/** Characters browsers drop or read as "/" in a URL (tabs, newlines, backslashes): never in a redirect. */
+const UNSAFE_IN_REDIRECT = /[\p{Cc}\\]/u;
+
+function decodedPath(target: string): string {
+  const path = target.split(/[?#]/, 1)[0];
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Where to go after signing in: a path on this site only, never another host,
+ * however it is encoded. Checked after the URL parser has normalised it
+ * (`/./`, `/../`, `%2e`), and once more with its %-escapes decoded, so that
+ * neither a browser nor a proxy can read the result as `//host`.
+ */
+export function safeRedirect(to: unknown, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || UNSAFE_IN_REDIRECT.test(to)) return fallback;
+  let target: string;
+  try {
+    const url = new URL(to, SITE);
+    if (url.origin !== SITE) return fallback;
+    target = `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return fallback;
+  }
+  const path = decodedPath(target);
+  if (!target.startsWith("/") || target.startsWith("//") || path.startsWith("//") || UNSAFE_IN_REDIRECT.test(path)) return fallback;
+  return target;
+}

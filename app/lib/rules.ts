@@ -4,6 +4,11 @@ export const TITLE_MAX_LENGTH = 90;
 export const MAX_TAGS = 5;
 export const IMAGE_MAX_BYTES = 2_097_152;
 export const IMAGE_TYPES = ["image/jpeg", "image/png"] as const;
+/** Largest image we decode, judged by its header: a big camera photo fits; a small file declaring more is a decompression bomb. */
+export const IMAGE_MAX_SIDE = 10_000;
+export const IMAGE_MAX_PIXELS = 40_000_000;
+/** Most memory the decoder may need for a whole image at once (a progressive JPEG, an interlaced PNG): about 16 MP of a usual progressive JPEG. */
+export const IMAGE_MAX_WHOLE_IMAGE_BYTES = 48_000_000;
 
 export const PAGE_SIZE = 9;
 /** Upper bound of `?limit=`, so one request cannot ask for the whole table. */
@@ -41,6 +46,9 @@ export function parseListLimit(raw: string | null): number {
   return Math.min(Math.ceil(n / PAGE_SIZE) * PAGE_SIZE, MAX_LIST_LIMIT);
 }
 
+/** A burst of expensive work (password checks, images) is over what the server queues: try again in a moment (503). */
+export const BUSY_MESSAGE = "Server je práve preťažený. Skúste to, prosím, o chvíľu znova.";
+
 export const DISPLAY_NAME_MAX_LENGTH = 50;
 export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_MIN_LENGTH = 8;
@@ -50,6 +58,7 @@ export const PASSWORD_MAX_BYTES = 72;
 export const ACCOUNT_MESSAGES = {
   fillAll: "Vyplňte, prosím, všetky polia.",
   displayName: `Zobrazované meno môže mať najviac ${DISPLAY_NAME_MAX_LENGTH} znakov.`,
+  displayNameControls: "Zobrazované meno nesmie obsahovať riadiace ani neviditeľné znaky.",
   emailTaken: "Tento e-mail je už zaregistrovaný. Prihláste sa alebo si obnovte heslo.",
   passwordTooShort: `Heslo musí mať aspoň ${PASSWORD_MIN_LENGTH} znakov.`,
   passwordTooLong: `Heslo je príliš dlhé: môže mať najviac ${PASSWORD_MAX_BYTES} bajtov (znak s diakritikou zaberá 2).`,
@@ -59,10 +68,26 @@ export const ACCOUNT_MESSAGES = {
   passwordChanged: "Heslo je zmenené. Prihláste sa, prosím, novým heslom.",
 } as const;
 
+/**
+ * Control characters, and the invisible marks that reorder text (bidi
+ * overrides and isolates): never part of a name, a title or an e-mail, and
+ * never sent raw to a terminal (the admin command) or into an e-mail.
+ */
+const HIDDEN_CONTROL = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+export function hasHiddenControls(text: string): boolean {
+  return HIDDEN_CONTROL.test(text);
+}
+
+/** Text with every hidden control written out visibly, e.g. "\u{202e}". */
+export function showHiddenControls(text: string): string {
+  return text.replace(new RegExp(HIDDEN_CONTROL, "gu"), (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function isEmail(value: string): boolean {
-  return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value);
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value) && !hasHiddenControls(value);
 }
 
 /** The spec's and our own password rules; the first broken one's message, or null. */
@@ -73,17 +98,46 @@ export function passwordProblem(password: string, confirmation?: string): string
   return null;
 }
 
+/**
+ * A text field as the author typed it: forms send each new line as CRLF, but
+ * a textarea's maxlength counts it as one character, and so do our limits.
+ */
+export function typedText(submitted: string): string {
+  return submitted.replace(/\r\n?/g, "\n");
+}
+
 /** Longest article body we accept, in characters of what the author typed. */
 export const CONTENT_MAX_LENGTH = 30_000;
+/** Most HTML start tags one body may contain, and how deep they may nest: bounds the work of sanitising it. */
+export const CONTENT_MAX_TAGS = 2_000;
+export const CONTENT_MAX_DEPTH = 20;
+
+/** What one account may add (README: "Limits"): new articles, and images sent to the decoder (a refused form's included). */
+export const QUOTAS = { postsPerHour: 10, postsPerDay: 30, uploadsPerHour: 30, uploadsPerDay: 100 } as const;
 
 export const POST_MESSAGES = {
   titleTooLong: `Nadpis môže mať najviac ${TITLE_MAX_LENGTH} znakov.`,
+  titleControls: "Nadpis nesmie obsahovať riadiace ani neviditeľné znaky (tabulátor, nový riadok, značky smeru textu).",
   contentTooLong: `Text článku môže mať najviac ${CONTENT_MAX_LENGTH.toLocaleString("sk-SK")} znakov.`,
   unknownTag: "Vyberte tagy zo zoznamu.",
   tooLarge: "Požiadavka je príliš veľká.",
   emptyEdit: "Nadpis ani text nemôžu byť prázdne.",
   forbidden: "Tento článok môže upravovať alebo odstrániť iba jeho autor alebo administrátor.",
+  contentTooManyTags: `Text článku má príliš veľa HTML značiek (najviac ${CONTENT_MAX_TAGS.toLocaleString("sk-SK")}).`,
+  contentTooDeep: `HTML značky v texte článku sú vnorené príliš hlboko (najviac ${CONTENT_MAX_DEPTH} úrovní).`,
+  contentFailed: "Text článku sa nepodarilo spracovať. Skúste ho, prosím, zjednodušiť alebo uložiť znova.",
+  imageTooLarge: `Obrázok je príliš veľký: najviac ${IMAGE_MAX_SIDE.toLocaleString("sk-SK")} px na stranu a ${IMAGE_MAX_PIXELS / 1_000_000} megapixelov.`,
+  imageTooLargeWhole: "Progresívny JPEG alebo prekladaný PNG takejto veľkosti nevieme spracovať. Zmenšite ho alebo ho uložte ako bežný JPEG či PNG.",
+  postQuota: `Dosiahli ste limit nových článkov: najviac ${QUOTAS.postsPerHour} za hodinu a ${QUOTAS.postsPerDay} za deň. Skúste to, prosím, neskôr.`,
+  uploadQuota: `Dosiahli ste limit nahraných obrázkov: najviac ${QUOTAS.uploadsPerHour} za hodinu a ${QUOTAS.uploadsPerDay} za deň. Skúste to, prosím, neskôr.`,
 } as const;
+
+/** The size rules of an image, judged by its header before decoding: the first broken one's message, or null. */
+export function imageSizeProblem({ width, height, wholeImageBytes }: { width: number; height: number; wholeImageBytes: number }): string | null {
+  if (width > IMAGE_MAX_SIDE || height > IMAGE_MAX_SIDE || width * height > IMAGE_MAX_PIXELS) return POST_MESSAGES.imageTooLarge;
+  if (wholeImageBytes > IMAGE_MAX_WHOLE_IMAGE_BYTES) return POST_MESSAGES.imageTooLargeWhole;
+  return null;
+}
 
 /** Who may edit and delete a post: its author or an admin. The one rule, for the page and the server. */
 export function canModify(user: { id: string; isAdmin: boolean } | null | undefined, post: { authorId: string }): boolean {
@@ -103,5 +157,47 @@ export function tagsProblem(tags: string[], isKnown: (tag: string) => boolean): 
   if (tags.some((tag) => !isKnown(tag))) return POST_MESSAGES.unknownTag;
   if (new Set(tags).size !== tags.length) return MESSAGES.tagDuplicate;
   if (tags.length > MAX_TAGS) return MESSAGES.tagLimit;
+  return null;
+}
+
+/** HTML's void elements: they never contain anything. */
+const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+/** Elements whose start tag closes the same element when it is the current one (a new paragraph or list item). */
+const SIBLING_CLOSES = new Set(["p", "li"]);
+/** After "<": an optional "/" and a tag name (which, as in HTML, runs to whitespace, "/" or ">"). */
+const TAG_NAME = /(\/?)([a-z][^\s/>]*)/iy;
+
+/**
+ * The markup rules of an article body as the author typed it: the first one
+ * broken, or null. One pass, linear in the text, that stops as soon as a
+ * limit is passed, so hostile input costs no more than reading it. Depth is
+ * counted as an author expects: void elements (<br>) hold nothing, a
+ * closing tag closes back to its open tag (and is ignored without one), and
+ * <p> or <li> closes a <p> or <li> that is the current element.
+ */
+export function contentMarkupProblem(text: string): string | null {
+  const open: string[] = [];
+  let tags = 0;
+  let end = -1; // the first ">" after the current "<"
+  for (let start = text.indexOf("<"); start !== -1; start = text.indexOf("<", start + 1)) {
+    if (end < start) end = text.indexOf(">", start);
+    if (end === -1) break; // no ">" left, so no more tags: the rest is text
+    TAG_NAME.lastIndex = start + 1;
+    const match = TAG_NAME.exec(text);
+    if (!match) continue; // "<" as text, or a comment or doctype
+    const [, closing, typedName] = match;
+    const name = typedName.toLowerCase();
+    start = end;
+    if (closing) {
+      const at = open.lastIndexOf(name);
+      if (at !== -1) open.length = at;
+      continue;
+    }
+    if (++tags > CONTENT_MAX_TAGS) return POST_MESSAGES.contentTooManyTags;
+    // "<b/>" opens a <b>, as browsers and the sanitiser read it: only void elements hold nothing.
+    if (VOID_ELEMENTS.has(name)) continue;
+    if (SIBLING_CLOSES.has(name) && open[open.length - 1] === name) open.pop();
+    if (open.push(name) > CONTENT_MAX_DEPTH) return POST_MESSAGES.contentTooDeep;
+  }
   return null;
 }

@@ -67,6 +67,12 @@ export function getPost(id: string) {
   return { ...post, tags: tagsOfPost.all({ id }).map((row) => row.tag) };
 }
 
+const postIdExists = db.select({ id: posts.id }).from(posts).where(eq(posts.id, sql.placeholder("id"))).prepare();
+
+export function postExists(id: string): boolean {
+  return postIdExists.get({ id }) !== undefined;
+}
+
 export function countPosts(): number {
   return db.select({ n: sql<number>`count(*)` }).from(posts).get()?.n ?? 0;
 }

@@ -1,37 +1,61 @@
-import { sql } from "drizzle-orm";
+import { and, eq, gt, gte, lt, sql } from "drizzle-orm";
 import { db } from "~/services/db.server";
 import { rateLimits } from "./schema.server";
 
+export type Budget = { key: string; max: number; windowMs: number };
+
 /**
- * Count one attempt under `key` in a fixed window and return the count so far
- * in the current window (a new window starts at 1).
+ * Take one attempt from each budget, all or none, in one transaction: a
+ * budget whose window has passed starts again at 1; one already used up
+ * takes nothing. The check and the count are one statement, so parallel
+ * requests can never take more than `max` between them.
  */
-export function countAttempt(key: string, windowMs: number, now: number): number {
-  const row = db
-    .insert(rateLimits)
-    .values({ key, windowStart: now, count: 1 })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`CASE WHEN ${rateLimits.windowStart} <= ${now - windowMs} THEN 1 ELSE ${rateLimits.count} + 1 END`,
-        windowStart: sql`CASE WHEN ${rateLimits.windowStart} <= ${now - windowMs} THEN ${now} ELSE ${rateLimits.windowStart} END`,
-      },
-    })
-    .returning({ count: rateLimits.count })
-    .get();
-  return row.count;
+export function takeAttempts(budgets: Budget[], now: number): boolean {
+  const refused = new Error("used up");
+  try {
+    db.transaction(() => {
+      for (const { key, max, windowMs } of budgets) {
+        const expired = sql`${rateLimits.windowStart} <= ${now - windowMs}`;
+        const taken = db
+          .insert(rateLimits)
+          .values({ key, windowStart: now, count: 1 })
+          .onConflictDoUpdate({
+            target: rateLimits.key,
+            set: {
+              count: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+              windowStart: sql`CASE WHEN ${expired} THEN ${now} ELSE ${rateLimits.windowStart} END`,
+            },
+            setWhere: sql`${expired} OR ${rateLimits.count} < ${max}`,
+          })
+          .returning({ count: rateLimits.count })
+          .get();
+        if (!taken) throw refused;
+      }
+    });
+    return true;
+  } catch (error) {
+    if (error === refused) return false;
+    throw error;
+  }
 }
 
-/** Attempts counted under `key` in the current window, without counting one. */
-export function attemptsSoFar(key: string, windowMs: number, now: number): number {
-  const row = db
-    .select({ count: rateLimits.count, windowStart: rateLimits.windowStart })
-    .from(rateLimits)
-    .where(sql`${rateLimits.key} = ${key}`)
-    .get();
-  return row && row.windowStart > now - windowMs ? row.count : 0;
+/** Give back one attempt taken in the current window (e.g. a sign-in that succeeded is no failure). */
+export function returnAttempts(budgets: Budget[], now: number): void {
+  for (const { key, windowMs } of budgets) {
+    db.update(rateLimits)
+      .set({ count: sql`${rateLimits.count} - 1` })
+      .where(and(eq(rateLimits.key, key), gt(rateLimits.windowStart, now - windowMs), gt(rateLimits.count, 0)))
+      .run();
+  }
+}
+
+/** Forget every counter whose key starts with `prefix` (a range of the primary key). */
+export function forgetAttemptsStartingWith(prefix: string): void {
+  db.delete(rateLimits)
+    .where(and(gte(rateLimits.key, prefix), lt(rateLimits.key, `${prefix}\uffff`)))
+    .run();
 }
 
 export function purgeOldAttempts(olderThan: number): void {
-  db.delete(rateLimits).where(sql`${rateLimits.windowStart} < ${olderThan}`).run();
+  db.delete(rateLimits).where(lt(rateLimits.windowStart, olderThan)).run();
 }

@@ -17,6 +17,10 @@ export function getUserByEmail(email: string): User | undefined {
   return db.select().from(users).where(eq(users.email, normaliseEmail(email))).get();
 }
 
+export function getUserById(id: string): User | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
 /** A new account, or null when the e-mail is already registered. */
 export function createUser(input: { displayName: string; email: string; passwordHash: string | null }): User | null {
   return (

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { MESSAGES } from "~/lib/rules";
-import { acceptImage, keepPending, readPostForm } from "~/services/publishing.server";
+import { BUSY_MESSAGE, MESSAGES } from "~/lib/rules";
+import { BusyError } from "~/services/concurrency.server";
+import { acceptImage, keepPending, readPostForm, retryAfter, withUploadSlot } from "~/services/publishing.server";
 import { getCurrentUser } from "~/services/session.server";
 
 /**
@@ -11,10 +12,17 @@ import { getCurrentUser } from "~/services/session.server";
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getCurrentUser(request);
   if (!user) return Response.json({ error: "Prihláste sa, prosím." }, { status: 401 });
-  const { input, refusal } = await readPostForm(request);
-  if (refusal) return Response.json({ error: refusal.error }, { status: refusal.status });
-  if (!input.image) return Response.json({ error: MESSAGES.createFieldsMissing }, { status: 400 });
-  const accepted = await acceptImage(input.image);
-  if ("error" in accepted) return Response.json({ error: accepted.error }, { status: 400 });
-  return Response.json({ key: keepPending(accepted, user.id) });
+  try {
+    return await withUploadSlot(user.id, async () => {
+      const { input, refusal } = await readPostForm(request);
+      if (refusal) return Response.json({ error: refusal.error }, { status: refusal.status });
+      if (!input.image) return Response.json({ error: MESSAGES.createFieldsMissing }, { status: 400 });
+      const accepted = await acceptImage(user.id, input.image);
+      if ("error" in accepted) return Response.json({ error: accepted.error }, { status: accepted.status, headers: retryAfter(accepted.status) });
+      return Response.json({ key: keepPending(accepted, user.id) });
+    });
+  } catch (error) {
+    if (!(error instanceof BusyError)) throw error;
+    return Response.json({ error: BUSY_MESSAGE }, { status: 503, headers: retryAfter(503) });
+  }
 }

@@ -4,9 +4,10 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/Field";
 import { ImagePicker } from "~/components/ImagePicker";
 import { TagPicker } from "~/components/TagPicker";
-import { CONTENT_MAX_LENGTH, TITLE_MAX_LENGTH } from "~/lib/rules";
+import { BUSY_MESSAGE, CONTENT_MAX_LENGTH, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
-import { keptValues, publishPost, readPostForm, type PostFormRefusal } from "~/services/publishing.server";
+import { BusyError } from "~/services/concurrency.server";
+import { emptyValues, keptValues, publishPost, readPostForm, retryAfter, withUploadSlot, type PostFormRefusal } from "~/services/publishing.server";
 import { getCurrentUser, requireUser } from "~/services/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -18,12 +19,16 @@ export async function action({ request }: ActionFunctionArgs) {
   // A visitor's upload is not read at all.
   const user = await getCurrentUser(request);
   if (!user) throw redirect("/signinsignup?redirectTo=/create-post", 303);
-  const { input, refusal } = await readPostForm(request);
-  const result: { id: string } | PostFormRefusal = refusal
-    ? { ...refusal, invalid: ["image"], values: keptValues(user.id, input) }
-    : await publishPost(user.id, input);
+  const result = await withUploadSlot(user.id, async (): Promise<{ id: string } | PostFormRefusal> => {
+    const { input, refusal } = await readPostForm(request);
+    return refusal ? { ...refusal, invalid: ["image"], values: keptValues(user.id, input) } : publishPost(user.id, input);
+  }).catch((error) => {
+    // Too many uploads at once: the form was not read, so nothing of it can be shown again.
+    if (!(error instanceof BusyError)) throw error;
+    return { status: 503, error: BUSY_MESSAGE, invalid: [], values: emptyValues() } satisfies PostFormRefusal;
+  });
   if ("id" in result) return redirect(`/posts/${result.id}`, 303);
-  return data(result, { status: result.status });
+  return data(result, { status: result.status, headers: retryAfter(result.status) });
 }
 
 export default function CreatePost() {

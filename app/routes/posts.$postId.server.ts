@@ -1,9 +1,9 @@
 import { data, redirect } from "@remix-run/node";
 import { listHref, readListState } from "~/lib/links";
-import { canModify, CONTENT_MAX_LENGTH, POST_MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
+import { canModify, CONTENT_MAX_LENGTH, contentMarkupProblem, hasHiddenControls, POST_MESSAGES, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
 import { deletePost, getPost, updatePost } from "~/models/posts.server";
 import { formText } from "~/services/auth.server";
-import { excerptOf, toStoredContent } from "~/services/content.server";
+import { ContentProcessingError, excerptOf, toStoredContent } from "~/services/content.server";
 import { readForm } from "~/services/forms.server";
 import { deleteImage } from "~/services/images.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -32,11 +32,21 @@ export async function changePost(request: Request, postId: string) {
   }
   if (intent === "save") {
     const title = formText(form, "title").trim();
-    const content = formText(form, "content");
+    const content = typedText(formText(form, "content"));
     if (!title || !content.trim()) return data({ error: POST_MESSAGES.emptyEdit, confirmDelete: false }, { status: 400 });
     if (title.length > TITLE_MAX_LENGTH) return data({ error: POST_MESSAGES.titleTooLong, confirmDelete: false }, { status: 400 });
+    if (hasHiddenControls(title)) return data({ error: POST_MESSAGES.titleControls, confirmDelete: false }, { status: 400 });
     if (content.length > CONTENT_MAX_LENGTH) return data({ error: POST_MESSAGES.contentTooLong, confirmDelete: false }, { status: 400 });
-    const stored = await toStoredContent(content);
+    const markup = contentMarkupProblem(content);
+    if (markup) return data({ error: markup, confirmDelete: false }, { status: 400 });
+    let stored: string;
+    try {
+      stored = await toStoredContent(content);
+    } catch (error) {
+      if (!(error instanceof ContentProcessingError)) throw error;
+      console.error("Could not sanitise an edited article", error.cause);
+      return data({ error: POST_MESSAGES.contentFailed, confirmDelete: false }, { status: 400 });
+    }
     updatePost(post.id, { title, content: stored, excerpt: excerptOf(stored) });
     url.searchParams.delete("edit");
     return redirect(`${url.pathname}${url.search}`, 303);

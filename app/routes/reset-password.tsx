@@ -1,10 +1,11 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { NewPasswordFields } from "~/components/Field";
-import { ACCOUNT_MESSAGES, MESSAGES, passwordProblem } from "~/lib/rules";
+import { ACCOUNT_MESSAGES, BUSY_MESSAGE, MESSAGES, passwordProblem } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { formText } from "~/services/auth.server";
+import { BusyError } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
 
@@ -22,7 +23,12 @@ export async function action({ request }: ActionFunctionArgs) {
     const invalid = problem === MESSAGES.passwordsDiffer ? ["password", "confirmPassword"] : ["password"];
     return data({ error: problem, invalid }, { status: 400 });
   }
-  if (!(await resetPassword(token, password))) return data({ error: ACCOUNT_MESSAGES.resetInvalid, invalid: [] }, { status: 400 });
+  const changed = await resetPassword(token, password).catch((error) => {
+    if (error instanceof BusyError) return "busy" as const;
+    throw error;
+  });
+  if (changed === "busy") return data({ error: BUSY_MESSAGE, invalid: [] }, { status: 503 });
+  if (!changed) return data({ error: ACCOUNT_MESSAGES.resetInvalid, invalid: [] }, { status: 400 });
   return redirect("/signinsignup?passwordChanged", 303);
 }
 
@@ -65,3 +71,6 @@ export const meta: MetaFunction = () => [
   // The token is in this page's address: do not pass it on to other sites.
   { name: "referrer", content: "same-origin" },
 ];
+
+// The address carries a reset token: no cache may keep the page.
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });

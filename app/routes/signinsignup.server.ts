@@ -1,10 +1,12 @@
 import { redirect } from "@remix-run/node";
-import { isEmail, ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH, MESSAGES, passwordProblem } from "~/lib/rules";
+import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, DISPLAY_NAME_MAX_LENGTH, hasHiddenControls, MESSAGES, passwordProblem } from "~/lib/rules";
 import { createUser, normaliseEmail } from "~/models/users.server";
 import { authenticator, formText, hashPassword, SignInFailure } from "~/services/auth.server";
-import { requestPasswordReset } from "~/services/password-reset.server";
-import { safeRedirect, startSession } from "~/services/session.server";
-import { countAgainst, isThrottled } from "~/services/throttle.server";
+import { BusyError } from "~/services/concurrency.server";
+import { queuePasswordReset } from "~/services/password-reset.server";
+import { safeRedirect } from "~/lib/links";
+import { startSession } from "~/services/session.server";
+import { release, reserve, signInAttempts } from "~/services/throttle.server";
 
 type Intent = "signin" | "register" | "forgot";
 type FieldName = "displayName" | "email" | "password" | "confirmPassword";
@@ -24,20 +26,23 @@ function refuse(intent: Intent, status: number, error: string, invalid: FieldNam
 
 export async function signIn(request: Request, form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
   const email = formText(form, "email").trim();
-  const account = normaliseEmail(email);
   const values = { email };
-  if (isThrottled("signinFailuresPerAddress", clientAddress) || isThrottled("signinFailuresPerAccount", account)) {
-    return refuse("signin", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], values);
-  }
+  // Reserved before the password is hashed, so parallel guesses cannot pass the gate together.
+  const attempts = signInAttempts(normaliseEmail(email), clientAddress);
+  if (!reserve(attempts)) return refuse("signin", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], values);
   try {
     const user = await authenticator.authenticate("form", request);
+    release(attempts);
     return startSession(user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo")));
   } catch (error) {
-    if (!(error instanceof SignInFailure)) throw error;
-    if (error.reason === "disabled") return refuse("signin", 403, "Tento účet je zablokovaný. Obráťte sa na redakciu.", [], values);
-    countAgainst("signinFailuresPerAddress", clientAddress);
-    countAgainst("signinFailuresPerAccount", account);
-    return refuse("signin", 400, MESSAGES.badCredentials, ["email", "password"], values);
+    if (error instanceof SignInFailure && error.reason === "credentials") {
+      return refuse("signin", 400, MESSAGES.badCredentials, ["email", "password"], values);
+    }
+    // Only a wrong password counts.
+    release(attempts);
+    if (error instanceof BusyError) return refuse("signin", 503, BUSY_MESSAGE, [], values);
+    if (error instanceof SignInFailure) return refuse("signin", 403, "Tento účet je zablokovaný. Obráťte sa na redakciu.", [], values);
+    throw error;
   }
 }
 
@@ -52,13 +57,21 @@ export async function register(form: FormData, clientAddress: string): Promise<A
   const missing = (["displayName", "email", "password", "confirmPassword"] as const).filter((name) => !formText(form, name).trim());
   if (missing.length > 0) return fail(400, ACCOUNT_MESSAGES.fillAll, missing);
   if (displayName.length > DISPLAY_NAME_MAX_LENGTH) return fail(400, ACCOUNT_MESSAGES.displayName, ["displayName"]);
+  if (hasHiddenControls(displayName)) return fail(400, ACCOUNT_MESSAGES.displayNameControls, ["displayName"]);
   if (!isEmail(email)) return fail(400, MESSAGES.badCredentials, ["email"]);
   const problem = passwordProblem(password, confirmPassword);
   if (problem) return fail(400, problem, problem === MESSAGES.passwordsDiffer ? ["password", "confirmPassword"] : ["password"]);
-  if (isThrottled("registerPerAddress", clientAddress)) return fail(429, ACCOUNT_MESSAGES.tooManyAttempts, []);
-  countAgainst("registerPerAddress", clientAddress);
+  if (!reserve([["registerPerAddress", clientAddress]])) return fail(429, ACCOUNT_MESSAGES.tooManyAttempts, []);
 
-  const user = createUser({ displayName, email, passwordHash: await hashPassword(password) });
+  let passwordHash: string;
+  try {
+    passwordHash = await hashPassword(password);
+  } catch (error) {
+    if (!(error instanceof BusyError)) throw error;
+    release([["registerPerAddress", clientAddress]]);
+    return fail(503, BUSY_MESSAGE, []);
+  }
+  const user = createUser({ displayName, email, passwordHash });
   if (!user) return fail(400, ACCOUNT_MESSAGES.emailTaken, ["email"]);
   return startSession(user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo")));
 }
@@ -66,13 +79,10 @@ export async function register(form: FormData, clientAddress: string): Promise<A
 export async function forgotPassword(form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
   const email = formText(form, "email").trim();
   if (!email) return refuse("forgot", 400, MESSAGES.emailRequired, ["email"], { email });
-  const account = normaliseEmail(email);
-  if (isThrottled("resetPerAddress", clientAddress) || isThrottled("resetPerAccount", account)) {
+  if (!reserve([["resetPerAddress", clientAddress], ["resetPerAccount", normaliseEmail(email)]])) {
     return refuse("forgot", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], { email });
   }
-  countAgainst("resetPerAddress", clientAddress);
-  countAgainst("resetPerAccount", account);
-  // Not awaited: the answer comes as fast, and says the same, whether or not the account exists.
-  if (isEmail(email)) void requestPasswordReset(email).catch((error) => console.error("Password reset request failed", error));
+  // Queued, not done here: the answer takes the same time, and says the same, whether or not the account exists.
+  if (isEmail(email)) queuePasswordReset(email);
   return redirect("/signinsignup?resetSent", 303);
 }

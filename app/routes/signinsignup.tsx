@@ -7,7 +7,8 @@ import { CloseIcon } from "~/components/Icons";
 import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH, MESSAGES } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { readForm } from "~/services/forms.server";
-import { getCurrentUser, safeRedirect } from "~/services/session.server";
+import { safeRedirect } from "~/lib/links";
+import { getCurrentUser } from "~/services/session.server";
 import { forgotPassword, register, signIn, type AccountFormResult } from "./signinsignup.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

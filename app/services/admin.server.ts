@@ -1,3 +1,4 @@
+import { showHiddenControls } from "~/lib/rules";
 import { getUserByEmail, listUsers, updateUserByEmail } from "~/models/users.server";
 import { endAllSessionsOf } from "./session.server";
 
@@ -8,12 +9,12 @@ const USAGE = `Usage: npm run admin -- <command>
   enable <email>    allow a disabled account to sign in again
   list              list the accounts`;
 
-/** The `npm run admin` command, on the configured database. */
+/** The `npm run admin` command, on the configured database. Its output goes to a terminal: no control characters get there raw. */
 export function runAdminCommand(args: string[]): { code: number; output: string } {
   const [command, email] = args;
   if (command === "list") {
     const rows = listUsers().map(
-      (u) => `${u.email}\t${u.displayName}\t${u.isAdmin ? "admin" : "user"}${u.disabledAt ? "\tdisabled" : ""}${u.passwordHash ? "" : "\tno sign-in"}`,
+      (u) => `${showHiddenControls(u.email)}\t${showHiddenControls(u.displayName)}\t${u.isAdmin ? "admin" : "user"}${u.disabledAt ? "\tdisabled" : ""}${u.passwordHash ? "" : "\tno sign-in"}`,
     );
     return { code: 0, output: rows.length ? rows.join("\n") : "No accounts yet." };
   }
@@ -25,7 +26,7 @@ export function runAdminCommand(args: string[]): { code: number; output: string 
   } as const;
   if (!(command in changes) || !email) return { code: 2, output: USAGE };
   const change = changes[command as keyof typeof changes];
-  if (!updateUserByEmail(email, change)) return { code: 1, output: `No account with the e-mail ${email}.` };
+  if (!updateUserByEmail(email, change)) return { code: 1, output: `No account with the e-mail ${showHiddenControls(email)}.` };
   if (command === "disable") endAllSessionsOf(getUserByEmail(email)!.id);
-  return { code: 0, output: `${command}: done for ${email.trim().toLowerCase()}.` };
+  return { code: 0, output: `${command}: done for ${showHiddenControls(email.trim().toLowerCase())}.` };
 }

@@ -3,14 +3,26 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { isEmail } from "~/lib/rules";
 import { getUserByEmail, type User } from "~/models/users.server";
+import { createLimiter } from "./concurrency.server";
 
 const BCRYPT_COST = 11;
+
+/**
+ * One hash at a time (about 130 ms of a core each), at most 40 waiting (about
+ * 5 s): a burst of sign-ins cannot take both cores, nor the thread pool that
+ * file reads share; past that the burst is answered "busy" at once.
+ */
+const hashing = createLimiter("password hashing", { running: 1, waiting: 40 });
 
 /** Compared against when no account matches, so a wrong e-mail costs as long as a wrong password. */
 const DUMMY_HASH = hashSync("no account has this password", BCRYPT_COST);
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, BCRYPT_COST);
+  return hashing.run(() => hash(password, BCRYPT_COST));
+}
+
+function checkPassword(password: string, passwordHash: string): Promise<boolean> {
+  return hashing.run(() => verify(password, passwordHash));
 }
 
 /** Sign-in failed; `disabled` only after the right password for a disabled account. */
@@ -33,7 +45,7 @@ authenticator.use(
     const password = formText(form, "password");
     const user = isEmail(email) ? getUserByEmail(email) : undefined;
     // Always one bcrypt comparison, whether or not the account exists.
-    const matches = await verify(password, user?.passwordHash ?? DUMMY_HASH);
+    const matches = await checkPassword(password, user?.passwordHash ?? DUMMY_HASH);
     if (!user?.passwordHash || !matches) throw new SignInFailure("credentials");
     if (user.disabledAt) throw new SignInFailure("disabled");
     return user;

@@ -1,72 +1,44 @@
 import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
+import type { IOptions } from "sanitize-html";
 import { BR_TAG } from "~/lib/rules";
+import { createWorkerPool } from "./worker-pool.server";
 
-// The spec's allow-list. DOMPurify needs jsdom on the server, which is slow
-// and takes over 100 MB: content is sanitised once, when it is written, and
-// stored already safe; and jsdom lives in a worker thread that is started
-// when something is written and ends after a minute without work, so a
-// server that only serves readers never holds it.
-const PURIFY_CONFIG = {
-  ALLOWED_TAGS: ["b", "i", "em", "strong", "a", "p", "br"],
-  ALLOWED_ATTR: [],
-  ALLOW_DATA_ATTR: false,
-  KEEP_CONTENT: true,
+// The spec's allow-list: these tags and no attributes at all. Other tags are
+// dropped but keep their text; script, style and the like lose their content too.
+const SANITIZE_OPTIONS: IOptions = {
+  allowedTags: ["b", "i", "em", "strong", "a", "p", "br"],
+  allowedAttributes: {},
 };
-const IDLE_MS = 60_000;
 
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const DOMPurify = require(workerData.dompurify);
-parentPort.on("message", ({ id, html }) => {
-  try {
-    parentPort.postMessage({ id, clean: DOMPurify.sanitize(html, workerData.config) });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String(error) });
-  }
-});`;
+// Content is sanitised once, when it is written, and stored already safe.
+// Sanitising hostile input is CPU work, so it runs in worker threads with a
+// hard time limit and a small heap: it can neither block the server nor one
+// author's publish hold up another's. A server that only serves readers
+// starts no worker.
+const sanitizer = createWorkerPool<string, string>({
+  source: `
+    const sanitizeHtml = require(workerData.sanitizeHtml);
+    return (html) => sanitizeHtml(html, workerData.options);`,
+  workerData: { sanitizeHtml: createRequire(import.meta.url).resolve("sanitize-html"), options: SANITIZE_OPTIONS },
+  size: 2,
+  // The largest body the rules allow takes well under 100 ms and a few MB:
+  // these bound what anything else, however hostile, may take.
+  timeoutMs: 2_000,
+  idleMs: 60_000,
+  resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+});
 
-type Pending = { resolve: (clean: string) => void; reject: (error: Error) => void };
-let worker: Worker | null = null;
-let idleTimer: NodeJS.Timeout | undefined;
-let nextId = 0;
-const pending = new Map<number, Pending>();
-
-function sanitizer(): Worker {
-  if (worker) return worker;
-  const started = new Worker(WORKER_SOURCE, {
-    eval: true,
-    // jsdom needs more room than the main thread's small heap.
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
-    workerData: { dompurify: createRequire(import.meta.url).resolve("isomorphic-dompurify"), config: PURIFY_CONFIG },
-  });
-  started.on("message", ({ id, clean, error }: { id: number; clean?: string; error?: string }) => {
-    const request = pending.get(id);
-    pending.delete(id);
-    // Idle, the worker must not keep the process alive; busy, it must.
-    if (pending.size === 0) started.unref();
-    if (error !== undefined) request?.reject(new Error(`sanitiser: ${error}`));
-    else request?.resolve(clean!);
-  });
-  started.on("exit", () => {
-    if (worker === started) worker = null;
-    for (const request of pending.values()) request.reject(new Error("sanitiser stopped"));
-    pending.clear();
-  });
-  worker = started;
-  return started;
+/** Content could not be sanitised: it took too long or its worker failed (`cause` says which). */
+export class ContentProcessingError extends Error {
+  override name = "ContentProcessingError";
 }
 
 /** Sanitise HTML to the allowed tags, no attributes, line breaks as `<br/>`. */
-export function sanitizeContent(html: string): Promise<string> {
-  clearTimeout(idleTimer);
-  const id = nextId++;
-  const result = new Promise<string>((resolve, reject) => pending.set(id, { resolve, reject }));
-  const running = sanitizer();
-  running.ref();
-  running.postMessage({ id, html });
-  idleTimer = setTimeout(() => void worker?.terminate(), IDLE_MS).unref();
-  return result.then((clean) => clean.replace(BR_TAG, "<br/>"));
+export async function sanitizeContent(html: string): Promise<string> {
+  const clean = await sanitizer.run(html).catch((error: unknown) => {
+    throw new ContentProcessingError("could not sanitise content", { cause: error });
+  });
+  return clean.replace(BR_TAG, "<br/>");
 }
 
 const NEWLINE = /\r\n|\r|\n/g;

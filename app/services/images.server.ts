@@ -3,11 +3,16 @@ import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Sharp, SharpOptions } from "sharp";
 import { IMAGE_FORMATS, IMAGE_WIDTHS, VARIANT_FILE, type ImageFormat, type ImageWidth } from "~/lib/images";
+import { IMAGE_MAX_PIXELS } from "~/lib/rules";
+import { createLimiter } from "./concurrency.server";
 import { env } from "./env.server";
 
-// A 16000×16000 PNG of a few hundred KB takes seconds to decode: refuse
-// anything larger than a big camera photo before decoding it.
-const MAX_INPUT_PIXELS = 50_000_000;
+/**
+ * One image at a time for the whole process: decoding takes tens of MB and a
+ * core, however many arrive at once. A waiting upload holds only its input
+ * (under 2 MB), so a short queue is cheap; beyond it, BusyError.
+ */
+const imageJobs = createLimiter("image", { running: 1, waiting: 8 });
 
 export type StoredImage = { key: string; width: number; height: number };
 
@@ -15,11 +20,13 @@ let sharpModule: Promise<(input?: Buffer, options?: SharpOptions) => Sharp> | un
 
 /**
  * sharp (libvips) is loaded on the first upload, not at start: a server that
- * only serves readers stays small. Its operation cache is kept small too.
+ * only serves readers stays small. No operation cache (every upload is new
+ * input) and one libvips thread per image, to keep its memory low.
  */
 function loadSharp() {
   sharpModule ??= import("sharp").then(({ default: sharp }) => {
-    sharp.cache({ memory: 16, items: 20 });
+    sharp.cache(false);
+    sharp.concurrency(1);
     return sharp;
   });
   return sharpModule;
@@ -31,7 +38,9 @@ export class UndecodableImageError extends Error {}
 async function decode(input: Buffer) {
   const sharp = await loadSharp();
   try {
-    return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
+    // acceptImage checked the header first; these limits are a second guard. Sequential read
+    // (sharp's default, kept on purpose) streams the rows through the shrink.
+    return await sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS, unlimited: false, sequentialRead: true, failOn: "error" })
       .rotate()
       .resize({ width: IMAGE_WIDTHS.at(-1), withoutEnlargement: true })
       .raw()
@@ -48,10 +57,15 @@ function variantPath(key: string, width: ImageWidth, format: ImageFormat) {
 /**
  * Decode an uploaded image and store re-encoded variants under a new random
  * key. Re-encoding drops metadata (EXIF, GPS) and anything after the image
- * data. Throws UndecodableImageError if the bytes are not a decodable image;
- * any error leaves no file behind.
+ * data. Throws UndecodableImageError if the bytes are not a decodable image,
+ * BusyError if too many images are already waiting; any error leaves no
+ * file behind.
  */
-export async function storeImage(input: Buffer): Promise<StoredImage> {
+export function storeImage(input: Buffer): Promise<StoredImage> {
+  return imageJobs.run(() => encodeVariants(input));
+}
+
+async function encodeVariants(input: Buffer): Promise<StoredImage> {
   const { data: pixels, info } = await decode(input);
   const sharp = await loadSharp();
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Resend } from "resend";
+import { showHiddenControls } from "~/lib/rules";
 import { env } from "./env.server";
 
 export type Mail = { to: string; subject: string; text: string; html: string };
@@ -24,9 +25,11 @@ export async function sendMail(mail: Mail): Promise<boolean> {
     }
     await mkdir(outboxDir, { recursive: true });
     const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`);
-    const message = [`From: ${env.mailFrom}`, `To: ${mail.to}`, `Subject: ${mail.subject}`, "Content-Type: text/plain; charset=utf-8", "", mail.text].join("\n");
+    // Header lines and the log line: no control character may start a new header or reach a terminal.
+    const to = showHiddenControls(mail.to);
+    const message = [`From: ${env.mailFrom}`, `To: ${to}`, `Subject: ${showHiddenControls(mail.subject)}`, "Content-Type: text/plain; charset=utf-8", "", mail.text].join("\n");
     await writeFile(file, message, { mode: 0o600 });
-    console.info(`Mail outbox (no RESEND_API_KEY): "${mail.subject}" to ${mail.to} written to ${file}`);
+    console.info(`Mail outbox (no RESEND_API_KEY): "${showHiddenControls(mail.subject)}" to ${to} written to ${file}`);
     return true;
   } catch (error) {
     console.error("Could not send e-mail", error);

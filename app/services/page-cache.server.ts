@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import { constants, crc32, deflateRawSync } from "node:zlib";
 import { listSearch, readListState } from "~/lib/links";
+import { postExists } from "~/models/posts.server";
 import { getCurrentUser } from "./session.server";
 
 /**
@@ -8,7 +10,9 @@ import { getCurrentUser } from "./session.server";
  *
  * - Only GET pages whose HTML depends on nothing but the URL and who reads it:
  *   the landing page, the list, an article (not in edit mode), the conflicts
- *   page, with no query parameters but `tag` and `limit`.
+ *   page, with no query parameters but `tag` and `limit`; and the two 404
+ *   pages (an unknown address, a missing article), which do not depend on
+ *   the address, so that asking for random addresses costs what a cached page does.
  * - Keyed by URL and by the reader: visitors share entries; a signed-in user
  *   (with their admin status) has entries of their own, never shown to anyone else.
  * - Emptied by `invalidatePages()`, which every write of posts calls (models/posts.server.ts).
@@ -18,8 +22,12 @@ import { getCurrentUser } from "./session.server";
  *   compressed ones), so no nonce is ever served twice.
  */
 
-/** Same length as a real nonce (16 bytes in base64), so the page's layout is the same. */
-export const NONCE_PLACEHOLDER = "@@DEJINY-NONCE-0000000@@";
+/**
+ * Same length as a real nonce (16 bytes in base64), so the page's layout is
+ * the same; random for each process, so that nobody can type it into an
+ * article and have the response's nonce spliced into their text.
+ */
+export const NONCE_PLACEHOLDER = `@@${randomBytes(15).toString("base64url")}@@`;
 const MAX_ENTRIES = 500;
 const MAX_BYTES = 48 * 1024 * 1024;
 
@@ -27,6 +35,7 @@ const CACHEABLE_PATH = /^\/(?:posts(?:\/[\w-]+)?|conflicts)?$/;
 const CACHEABLE_PARAMS = new Set(["tag", "limit"]);
 
 type Entry = {
+  status: 200 | 404;
   parts: Buffer[];
   deflated: Buffer[];
   /** crc32 of each part alone, and how a running crc32 carries across it (see crcAcross). */
@@ -51,21 +60,41 @@ export function pageVersion(): number {
   return version;
 }
 
+/** A request the page cache may answer: the entry's key, the status the page has, and the address to render it from. */
+export type CachedPage = { key: string; status: 200 | 404; renderUrl: URL; signedIn: boolean };
+
+/** The Remix route an address matches (the deepest), with its parameters. */
+export type RouteMatch = { id: string; params: Record<string, string | undefined> };
+
 /**
  * Which cache entry a request may be served from, or null when its page must
  * be rendered afresh. `signedIn` pages are for that user only (Cache-Control: private).
  */
-export async function pageKey(method: string, url: URL, cookie: string | undefined): Promise<{ key: string; signedIn: boolean } | null> {
-  if (method !== "GET" || !CACHEABLE_PATH.test(url.pathname)) return null;
-  for (const name of url.searchParams.keys()) if (!CACHEABLE_PARAMS.has(name)) return null;
-  // Only canonical addresses (a known tag, a whole number of pages), so junk
-  // values can neither fill the cache nor push real pages out of it.
-  const list = readListState(url.searchParams);
-  if (list.unknownTag || `?${url.searchParams}` !== (listSearch(list) || "?")) return null;
+export async function pageKey(method: string, url: URL, cookie: string | undefined, route: RouteMatch | undefined): Promise<CachedPage | null> {
+  if (method !== "GET" && method !== "HEAD") return null;
+  const page = cacheablePage(url, route);
+  if (!page) return null;
   const signedIn = Boolean(cookie?.includes("dejiny_session="));
   const user = signedIn ? await getCurrentUser(new Request(url, { headers: { cookie: cookie! } })) : null;
   const reader = user ? `${user.id}:${user.isAdmin ? "admin" : "user"}` : "visitor";
-  return { key: `${reader} ${url.pathname}${url.search}`, signedIn };
+  return { key: `${reader} ${page.key}`, status: page.status, renderUrl: page.renderUrl, signedIn };
+}
+
+function cacheablePage(url: URL, route: RouteMatch | undefined): Omit<CachedPage, "signedIn"> | null {
+  // Every unknown address gets the same page.
+  if (route?.id === "routes/$") return { key: "404", status: 404, renderUrl: new URL("/404", url) };
+  const list = readListState(url.searchParams);
+  const search = listSearch(list);
+  // A missing article's page shows only the list's tag and limit: one entry for each list, whatever id was asked for.
+  if (route?.id === "routes/posts.$postId" && !postExists(route.params.postId ?? "")) {
+    return { key: `404 /posts${search}`, status: 404, renderUrl: new URL(`/posts/-${search}`, url) };
+  }
+  // Otherwise only canonical addresses (a known tag, a whole number of pages),
+  // so junk values can neither fill the cache nor push real pages out of it.
+  if (!CACHEABLE_PATH.test(url.pathname)) return null;
+  for (const name of url.searchParams.keys()) if (!CACHEABLE_PARAMS.has(name)) return null;
+  if (list.unknownTag || `?${url.searchParams}` !== (search || "?")) return null;
+  return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url };
 }
 
 export function getPage(key: string): Entry | undefined {
@@ -79,13 +108,13 @@ export function getPage(key: string): Entry | undefined {
 }
 
 /** Prepare a rendered page for serving; keep it unless a write happened since `renderedAt` (a pageVersion()). */
-export function storePage(key: string, html: string, contentType: string, renderedAt: number): Entry {
+export function storePage(key: string, html: string, contentType: string, renderedAt: number, status: 200 | 404 = 200): Entry {
   const parts = html.split(NONCE_PLACEHOLDER).map((part) => Buffer.from(part));
   // Each part ends byte-aligned and not final, so parts and stored blocks can follow one another.
   const deflated = parts.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_FULL_FLUSH }));
   const crcs = parts.map((part) => crc32(part, 0));
   const carries = parts.map((part, i) => Uint32Array.from({ length: 32 }, (_, bit) => (crc32(part, 2 ** bit) ^ crcs[i]) >>> 0));
-  const entry = { parts, deflated, crcs, carries, contentType, bytes: parts.reduce((n, p) => n + p.length, 0) * 2 };
+  const entry = { status, parts, deflated, crcs, carries, contentType, bytes: parts.reduce((n, p) => n + p.length, 0) * 2 };
   if (renderedAt !== version) return entry;
   entries.set(key, entry);
   totalBytes += entry.bytes;

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { consumeResetToken, findUsableResetToken, insertResetToken } from "~/models/reset-tokens.server";
-import { getUserByEmail, setPasswordHash } from "~/models/users.server";
+import { showHiddenControls } from "~/lib/rules";
+import { getUserByEmail, getUserById, setPasswordHash } from "~/models/users.server";
 import { hashPassword } from "./auth.server";
 import { env } from "./env.server";
 import { sendMail } from "./mail.server";
 import { endAllSessionsOf } from "./session.server";
+import { clearSignInLimits } from "./throttle.server";
 
 const TOKEN_LIFETIME = 30 * 60 * 1000;
 
@@ -12,7 +14,9 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-function resetMail(displayName: string, link: string) {
+/** The reset message; the name as stored may predate the rule against control characters, so they are written out. */
+function resetMail(storedName: string, link: string) {
+  const displayName = showHiddenControls(storedName);
   const text = [
     `Dobrý deň, ${displayName},`,
     "",
@@ -38,7 +42,7 @@ function resetMail(displayName: string, link: string) {
  * Send a reset link if an account has this e-mail. The caller answers the same
  * whatever happens here, so nobody learns which e-mails have accounts.
  */
-export async function requestPasswordReset(email: string): Promise<void> {
+async function sendResetLink(email: string): Promise<void> {
   const user = getUserByEmail(email);
   if (!user?.passwordHash || user.disabledAt) return;
   const token = randomBytes(32).toString("base64url");
@@ -48,18 +52,57 @@ export async function requestPasswordReset(email: string): Promise<void> {
   await sendMail({ to: user.email, ...resetMail(user.displayName, link) });
 }
 
+const QUEUE_MAX = 1_000;
+const QUEUE_TICK_MS = 200;
+const queue: string[] = [];
+let draining: NodeJS.Timeout | undefined;
+
+/**
+ * Reset requests are answered at once and handled a moment later, on a timer
+ * of their own: looking the account up, writing its token and sending the
+ * mail would otherwise make the answer for an existing account slower than
+ * for an unknown one. The queue is bounded (requests are throttled anyway).
+ */
+export function queuePasswordReset(email: string): void {
+  if (queue.length >= QUEUE_MAX) return void console.error("Password reset queue full; a request was dropped");
+  queue.push(email);
+  draining ??= setTimeout(drain, QUEUE_TICK_MS);
+}
+
+async function drain(): Promise<void> {
+  for (let email = queue.shift(); email !== undefined; email = queue.shift()) {
+    await sendResetLink(email).catch((error) => console.error("Password reset request failed", error));
+  }
+  draining = undefined;
+}
+
 export function isResetTokenUsable(token: string): boolean {
   return Boolean(token) && findUsableResetToken(hashToken(token), Date.now()) !== undefined;
 }
 
-/** Set a new password with a token: once, before it expires; ends every session of the user. */
+/** Tokens whose new password is being hashed: the same token sent many times at once is hashed once. */
+const resetting = new Set<string>();
+
+/**
+ * Set a new password with a token: once, before it expires; ends every
+ * session of the user and lifts the account's sign-in limits (its owner has
+ * just proved who they are).
+ */
 export async function resetPassword(token: string, password: string): Promise<boolean> {
-  // Hashing costs ~100 ms of CPU: not for a token that cannot work anyway.
-  if (!isResetTokenUsable(token)) return false;
-  const passwordHash = await hashPassword(password);
-  const userId = consumeResetToken(hashToken(token), Date.now(), (id) => {
-    setPasswordHash(id, passwordHash);
-    endAllSessionsOf(id);
-  });
-  return userId !== null;
+  const tokenHash = hashToken(token);
+  // Hashing costs ~130 ms of CPU: not for a token that cannot work anyway.
+  if (!token || resetting.has(tokenHash) || !findUsableResetToken(tokenHash, Date.now())) return false;
+  resetting.add(tokenHash);
+  try {
+    const passwordHash = await hashPassword(password);
+    const userId = consumeResetToken(tokenHash, Date.now(), (id) => {
+      setPasswordHash(id, passwordHash);
+      endAllSessionsOf(id);
+    });
+    const user = userId === null ? undefined : getUserById(userId);
+    if (user) clearSignInLimits(user.email);
+    return userId !== null;
+  } finally {
+    resetting.delete(tokenHash);
+  }
 }

@@ -1,10 +1,13 @@
 import { MaxFileSizeExceededError, MultipartParseError, isMultipartRequest, parseMultipartRequest } from "@remix-run/multipart-parser";
-import { CONTENT_MAX_LENGTH, IMAGE_MAX_BYTES, MESSAGES, POST_MESSAGES, TITLE_MAX_LENGTH, tagsProblem } from "~/lib/rules";
+import { BUSY_MESSAGE, CONTENT_MAX_LENGTH, contentMarkupProblem, hasHiddenControls, IMAGE_MAX_BYTES, imageSizeProblem, MESSAGES, POST_MESSAGES, TITLE_MAX_LENGTH, tagsProblem, typedText } from "~/lib/rules";
 import { isTag } from "~/lib/tags";
-import { getPendingImage, insertPendingImage, takeStalePendingImages } from "~/models/pending-images.server";
+import { getPendingImage, insertPendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
 import { insertPost, insertPostFromPending } from "~/models/posts.server";
-import { excerptOf, toStoredContent } from "./content.server";
+import { BusyError, createLimiter } from "./concurrency.server";
+import { ContentProcessingError, excerptOf, toStoredContent } from "./content.server";
+import { readImageHeader } from "./image-header.server";
 import { deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
+import { newPostAttempts, release, reserve, uploadAttempts } from "./throttle.server";
 
 /** Bodies larger than this are not read at all (the connection is closed after the answer). */
 const MAX_READ_BYTES = 32 * 1024 * 1024;
@@ -34,6 +37,11 @@ function emptyInput(): PostFormInput {
   return { title: "", content: "", tags: [], image: null, pendingImage: "" };
 }
 
+/** What a form shows again when none of it was read. */
+export function emptyValues(): PostFormRefusal["values"] {
+  return { title: "", content: "", tags: [], pendingImage: "" };
+}
+
 /**
  * Read the multipart form while it streams in. The image may be at most
  * IMAGE_MAX_BYTES - 1 bytes ("under 2 MB"); reading stops as soon as it is
@@ -54,7 +62,7 @@ export async function readPostForm(request: Request): Promise<{ input: PostFormI
     });
     for await (const part of parts) {
       if (part.name === "title") input.title = part.text;
-      else if (part.name === "content") input.content = part.text;
+      else if (part.name === "content") input.content = typedText(part.text);
       else if (part.name === "tags") input.tags.push(part.text);
       else if (part.name === "pendingImage") input.pendingImage = part.text;
       else if (part.name === "image" && part.size > 0) input.image = part.bytes;
@@ -71,27 +79,62 @@ export async function readPostForm(request: Request): Promise<{ input: PostFormI
   return { input };
 }
 
-/** JPEG or PNG, judged by the file's first bytes, never by its name or declared type. */
-export function sniffImageType(bytes: Uint8Array): "jpeg" | "png" | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (bytes.length >= png.length && png.every((b, i) => bytes[i] === b)) return "png";
-  return null;
-}
+/** Why an image was not accepted, and the status to answer: 429 over the quota, 503 when only a moment's wait is needed. */
+export type ImageRefusal = { error: string; status: 400 | 429 | 503 };
 
 /**
- * Check an uploaded image's bytes and store it re-encoded. Returns the
- * stored image, or the spec's message: wrong type, or a failure of the store.
+ * Check an uploaded image's bytes and store it re-encoded for `userId`.
+ * Returns the stored image, or the message to show: wrong type, too large
+ * to decode (judged by the header, before decoding), over the author's
+ * upload quota, a busy server, or a failure of the store.
  */
-export async function acceptImage(bytes: Uint8Array): Promise<StoredImage | { error: string }> {
-  if (!sniffImageType(bytes)) return { error: MESSAGES.imageType };
+export async function acceptImage(userId: string, bytes: Uint8Array): Promise<StoredImage | ImageRefusal> {
+  const header = readImageHeader(bytes);
+  if (!header) return { error: MESSAGES.imageType, status: 400 };
+  const sizeProblem = imageSizeProblem(header);
+  if (sizeProblem) return { error: sizeProblem, status: 400 };
+  // Counted once it reaches the decoder, whatever comes of it.
+  const upload = uploadAttempts(userId);
+  if (!reserve(upload)) return { error: POST_MESSAGES.uploadQuota, status: 429 };
   try {
     return await storeImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (error) {
     // Bytes that start like an image but do not decode are not an image either.
-    if (error instanceof UndecodableImageError) return { error: MESSAGES.imageType };
+    if (error instanceof UndecodableImageError) return { error: MESSAGES.imageType, status: 400 };
+    if (error instanceof BusyError) {
+      release(upload);
+      return { error: BUSY_MESSAGE, status: 503 };
+    }
     console.error("Could not store an uploaded image", error);
-    return { error: MESSAGES.uploadFailed };
+    return { error: MESSAGES.uploadFailed, status: 400 };
+  }
+}
+
+/** A 503 says when to come back; anything else says nothing more. */
+export function retryAfter(status: number): Record<string, string> {
+  return status === 503 ? { "Retry-After": "5" } : {};
+}
+
+const uploadBodies = createLimiter("upload", { running: 12, waiting: 64 });
+const uploadsOfAccount = new Map<string, number>();
+const UPLOADS_AT_ONCE_PER_ACCOUNT = 2;
+
+/**
+ * Read and handle an upload (a body of up to 2 MB, held until its image is
+ * stored) while only a few are in memory at once, at most two per account;
+ * the rest wait unread, which costs nothing. Throws BusyError when too many
+ * wait (answer 503).
+ */
+export async function withUploadSlot<T>(userId: string, job: () => Promise<T>): Promise<T> {
+  const mine = uploadsOfAccount.get(userId) ?? 0;
+  if (mine >= UPLOADS_AT_ONCE_PER_ACCOUNT) throw new BusyError("uploads of one account");
+  uploadsOfAccount.set(userId, mine + 1);
+  try {
+    return await uploadBodies.run(job);
+  } finally {
+    const left = uploadsOfAccount.get(userId)! - 1;
+    if (left > 0) uploadsOfAccount.set(userId, left);
+    else uploadsOfAccount.delete(userId);
   }
 }
 
@@ -121,7 +164,10 @@ function checkText(input: PostFormInput, hasImage: boolean): { error: string; in
   if (input.tags.length === 0) missing.push("tags");
   if (missing.length > 0) return { error: MESSAGES.createFieldsMissing, invalid: missing, status: 400 };
   if (input.title.trim().length > TITLE_MAX_LENGTH) return { error: POST_MESSAGES.titleTooLong, invalid: ["title"], status: 400 };
+  if (hasHiddenControls(input.title)) return { error: POST_MESSAGES.titleControls, invalid: ["title"], status: 400 };
   if (input.content.length > CONTENT_MAX_LENGTH) return { error: POST_MESSAGES.contentTooLong, invalid: ["content"], status: 400 };
+  const markup = contentMarkupProblem(input.content);
+  if (markup) return { error: markup, invalid: ["content"], status: 400 };
   const tagError = tagsProblem(input.tags, isTag);
   if (tagError) return { error: tagError, invalid: ["tags"], status: 400 };
   return null;
@@ -130,7 +176,8 @@ function checkText(input: PostFormInput, hasImage: boolean): { error: string; in
 /**
  * Publish a post from the create form for `userId`: every rule checked here,
  * whatever the browser sent. Returns the new post's id, or what to show again.
- * The post row, its tags and its image exist together or not at all.
+ * The post row, its tags and its image exist together or not at all; the
+ * cheap checks come first, so a refused form costs little.
  */
 export async function publishPost(userId: string, input: PostFormInput): Promise<{ id: string } | PostFormRefusal> {
   const values = { title: input.title, content: input.content, tags: input.tags, pendingImage: "" };
@@ -139,19 +186,46 @@ export async function publishPost(userId: string, input: PostFormInput): Promise
   const pending = !input.image && input.pendingImage ? getPendingImage(input.pendingImage, userId) : undefined;
   if (pending) values.pendingImage = pending.key;
   const textProblem = checkText(input, Boolean(input.image || pending));
-
-  let image: StoredImage | undefined = pending && { key: pending.key, width: pending.width, height: pending.height };
-  if (input.image) {
-    const accepted = await acceptImage(input.image);
-    if ("error" in accepted) return refuse(400, accepted.error, ["image"]);
-    image = accepted;
-    // The form goes back to the author: keep the image so it need not be sent again.
-    if (textProblem) values.pendingImage = keepPending(accepted, userId);
+  if (textProblem) {
+    // The form goes back to the author: keep a good image so it need not be sent again.
+    if (input.image) {
+      const accepted = await acceptImage(userId, input.image);
+      if ("error" in accepted) return refuse(accepted.status, accepted.error, ["image"]);
+      values.pendingImage = keepPending(accepted, userId);
+    }
+    return refuse(textProblem.status, textProblem.error, textProblem.invalid);
   }
-  if (textProblem) return refuse(textProblem.status, textProblem.error, textProblem.invalid);
-  if (!image) return refuse(400, MESSAGES.createFieldsMissing, ["image"]);
 
-  const content = await toStoredContent(input.content);
+  const quota = newPostAttempts(userId);
+  if (!reserve(quota)) return refuse(429, POST_MESSAGES.postQuota, []);
+  const published = await publishChecked(userId, input, pending, refuse);
+  if (!("id" in published)) release(quota);
+  return published;
+}
+
+/** The rest of publishPost, once the form is complete and the author within the quota. */
+async function publishChecked(
+  userId: string,
+  input: PostFormInput,
+  pending: PendingImage | undefined,
+  refuse: (status: number, error: string, invalid: PostField[]) => PostFormRefusal,
+): Promise<{ id: string } | PostFormRefusal> {
+  let content: string;
+  try {
+    content = await toStoredContent(input.content);
+  } catch (error) {
+    if (!(error instanceof ContentProcessingError)) throw error;
+    console.error("Could not sanitise a new article", error.cause);
+    return refuse(400, POST_MESSAGES.contentFailed, ["content"]);
+  }
+  let image: StoredImage;
+  if (pending) image = { key: pending.key, width: pending.width, height: pending.height };
+  else if (input.image) {
+    const accepted = await acceptImage(userId, input.image);
+    if ("error" in accepted) return refuse(accepted.status, accepted.error, ["image"]);
+    image = accepted;
+  } else return refuse(400, MESSAGES.createFieldsMissing, ["image"]);
+
   const post = { title: input.title.trim(), content, excerpt: excerptOf(content), image, authorId: userId, tags: input.tags };
   try {
     return { id: pending ? insertPostFromPending(post) : insertPost(post) };

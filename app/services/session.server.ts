@@ -58,17 +58,6 @@ export async function getCurrentUser(request: Request): Promise<CurrentUser | nu
   return found.user;
 }
 
-/** Where to go after signing in: a path on this site only, never another host. */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  try {
-    const url = new URL(to, "http://dejiny.invalid");
-    return url.origin === "http://dejiny.invalid" ? `${url.pathname}${url.search}${url.hash}` : fallback;
-  } catch {
-    return fallback;
-  }
-}
-
 export async function requireUser(request: Request): Promise<CurrentUser> {
   const user = await getCurrentUser(request);
   if (!user) {

@@ -1,29 +1,82 @@
-import { attemptsSoFar, countAttempt, purgeOldAttempts } from "~/models/rate-limits.server";
+import { QUOTAS } from "~/lib/rules";
+import { forgetAttemptsStartingWith, purgeOldAttempts, returnAttempts, takeAttempts, type Budget } from "~/models/rate-limits.server";
 
 const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 /**
- * Attempts allowed per window. Windows end by themselves: never a permanent
- * lock-out. Per-address limits leave room for a school class behind one NAT.
+ * Attempts allowed per window (README: "Limits"). Windows end by themselves:
+ * never a permanent lock-out. Per-address limits leave room for a school
+ * class behind one NAT. Failed sign-ins are counted for the account from one
+ * address (so an attacker elsewhere cannot lock its owner out) and, more
+ * loosely, for the account from anywhere (so many addresses cannot guess
+ * freely); a password reset lifts both.
  */
 export const LIMITS = {
   signinFailuresPerAddress: { max: 50, windowMs: 15 * MINUTE },
-  signinFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
-  registerPerAddress: { max: 30, windowMs: 60 * MINUTE },
-  resetPerAddress: { max: 20, windowMs: 60 * MINUTE },
-  resetPerAccount: { max: 5, windowMs: 60 * MINUTE },
+  signinFailuresPerAccountFromAddress: { max: 10, windowMs: 15 * MINUTE },
+  signinFailuresPerAccount: { max: 100, windowMs: 15 * MINUTE },
+  registerPerAddress: { max: 30, windowMs: HOUR },
+  resetPerAddress: { max: 20, windowMs: HOUR },
+  resetPerAccount: { max: 5, windowMs: HOUR },
+  postsPerAccountPerHour: { max: QUOTAS.postsPerHour, windowMs: HOUR },
+  postsPerAccountPerDay: { max: QUOTAS.postsPerDay, windowMs: DAY },
+  uploadsPerAccountPerHour: { max: QUOTAS.uploadsPerHour, windowMs: HOUR },
+  uploadsPerAccountPerDay: { max: QUOTAS.uploadsPerDay, windowMs: DAY },
 } as const;
 
-type Limit = keyof typeof LIMITS;
+export type Limit = keyof typeof LIMITS;
+/** One attempt of `subject` (an address, an account, …) under a limit. */
+export type Attempt = [Limit, string];
 
-/** Whether `subject` has used up `limit` in the current window (counts nothing). */
-export function isThrottled(limit: Limit, subject: string, now = Date.now()): boolean {
-  const { max, windowMs } = LIMITS[limit];
-  return attemptsSoFar(`${limit}:${subject}`, windowMs, now) >= max;
+function budgets(attempts: Attempt[]): Budget[] {
+  // Subjects end with "|" so that one account's keys never prefix another's.
+  return attempts.map(([limit, subject]) => ({ key: `${limit}:${subject}|`, ...LIMITS[limit] }));
 }
 
-/** Count one attempt of `subject` against `limit`. */
-export function countAgainst(limit: Limit, subject: string, now = Date.now()): void {
-  countAttempt(`${limit}:${subject}`, LIMITS[limit].windowMs, now);
-  if (Math.random() < 0.01) purgeOldAttempts(now - 24 * 60 * MINUTE);
+/**
+ * Reserve one attempt against every limit, all or none, before doing the
+ * expensive work: false when any limit is used up. Parallel requests cannot
+ * overrun a limit, because reserving is one database transaction.
+ */
+export function reserve(attempts: Attempt[], now = Date.now()): boolean {
+  if (Math.random() < 0.01) purgeOldAttempts(now - 2 * DAY);
+  return takeAttempts(budgets(attempts), now);
+}
+
+/** Give reserved attempts back (the attempt did not count, e.g. a sign-in that succeeded). */
+export function release(attempts: Attempt[], now = Date.now()): void {
+  returnAttempts(budgets(attempts), now);
+}
+
+/** The attempts a sign-in for `account` from `address` reserves. */
+export function signInAttempts(account: string, address: string): Attempt[] {
+  return [
+    ["signinFailuresPerAddress", address],
+    ["signinFailuresPerAccountFromAddress", `${account}|${address}`],
+    ["signinFailuresPerAccount", account],
+  ];
+}
+
+/** Lift every sign-in limit of an account (after its owner proved it by a password reset). */
+export function clearSignInLimits(account: string): void {
+  forgetAttemptsStartingWith(`signinFailuresPerAccountFromAddress:${account}|`);
+  forgetAttemptsStartingWith(`signinFailuresPerAccount:${account}|`);
+}
+
+/** A new article of an account, against its hourly and daily quota. */
+export function newPostAttempts(userId: string): Attempt[] {
+  return [
+    ["postsPerAccountPerHour", userId],
+    ["postsPerAccountPerDay", userId],
+  ];
+}
+
+/** An image of an account that reaches the decoder, against its hourly and daily quota. */
+export function uploadAttempts(userId: string): Attempt[] {
+  return [
+    ["uploadsPerAccountPerHour", userId],
+    ["uploadsPerAccountPerDay", userId],
+  ];
 }

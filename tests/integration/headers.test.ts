@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../support/client";
+import { publish } from "../support/publish";
 
 const base = inject("baseUrl");
 
@@ -57,9 +58,39 @@ describe("security headers", () => {
     expect(image.headers.get("content-disposition")).toBe("inline");
   });
 
-  it("keep signed-in pages private and public pages shareable", async () => {
+  it("never let a signed-in page or a page with a token be kept, and say how long an anonymous page may be", async () => {
     const { client } = await registerUser(base);
-    expect((await client.request("/posts")).headers.get("cache-control")).toBe("private, no-store");
-    expect((await new Client(base).request("/posts")).headers.get("cache-control") ?? "").not.toMatch(/private/);
+    for (const path of ["/posts", "/", "/posts?tag=Morava", "/create-post", "/signinsignup", "/nie-je-tu"]) {
+      expect((await client.request(path)).headers.get("cache-control"), path).toBe("private, no-store");
+    }
+    const visitor = new Client(base);
+    for (const path of ["/", "/posts", "/posts?tag=Morava", "/conflicts", "/signinsignup"]) {
+      const response = await visitor.request(path);
+      // Kept by the reader's own browser for a minute: each page has its own CSP nonce, which a shared cache would reuse.
+      expect(response.headers.get("cache-control"), path).toBe("private, max-age=60");
+      expect(response.headers.get("vary"), path).toMatch(/Cookie/);
+    }
+    const token = "A".repeat(43);
+    for (const path of [`/reset-password?token=${token}`, "/nie-je-tu", "/posts/neexistuje"]) {
+      expect((await visitor.request(path)).headers.get("cache-control"), path).toMatch(/no-store/);
+    }
+    const refused = await visitor.post(`/reset-password?token=${token}`, { password: "nove-heslo-123", confirmPassword: "nove-heslo-123" });
+    expect(refused.response.headers.get("cache-control")).toMatch(/no-store/);
+  });
+
+  it("never splice the response's nonce into what an author typed", async () => {
+    const { client } = await registerUser(base);
+    const typed = "@@DEJINY-NONCE-0000000@@";
+    const id = await publish(client, `Nonce ${typed}`, ["Ostatné"], `Text s ${typed} a <b>${typed}</b>.`);
+    const visitor = new Client(base);
+    for (const path of [`/posts/${id}`, `/posts/${id}`, "/posts"]) {
+      const response = await visitor.request(path);
+      const nonce = response.headers.get("content-security-policy")!.match(NONCE)![1];
+      const html = await response.text();
+      expect(html, path).toContain(typed);
+      // The nonce appears only in the script tags' attributes.
+      expect(html.split(nonce).length - 1, path).toBe((html.match(/<script\b[^>]*nonce=/g) ?? []).length);
+    }
+    await client.post(`/posts/${id}`, { intent: "delete", confirm: "yes" });
   });
 });

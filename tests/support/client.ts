@@ -8,11 +8,18 @@ let clients = 0;
  * would report it (X-Forwarded-For, honoured only by servers with
  * TRUST_PROXY), so tests do not share one throttling budget.
  */
+function nextAddress(): string {
+  return `198.51.${100 + (Math.floor(clients / 250) % 100)}.${(clients++ % 250) + 1}`;
+}
+
 export class Client {
   cookies = new Map<string, string>();
-  readonly address = `198.51.${100 + (Math.floor(clients / 250) % 100)}.${(clients++ % 250) + 1}`;
 
-  constructor(readonly base: string) {}
+  /** `address`: speak from the same address as another client (e.g. a user at an attacker's address). */
+  constructor(
+    readonly base: string,
+    readonly address = nextAddress(),
+  ) {}
 
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");

@@ -1,4 +1,7 @@
 import sharp from "sharp";
+import { crc32, createDeflate } from "node:zlib";
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** A real photo-like JPEG or PNG made on the spot, `width`×`height`. */
 export async function makeImage(format: "jpeg" | "png", width = 640, height = 400): Promise<Buffer> {
@@ -12,4 +15,36 @@ export async function makeImage(format: "jpeg" | "png", width = 640, height = 40
 /** The same image grown to exactly `size` bytes with junk after its end (decoders ignore it). */
 export function padTo(image: Buffer, size: number): Buffer {
   return Buffer.concat([image, Buffer.alloc(size - image.length, 0x41)]);
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, "latin1");
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/**
+ * A decompression bomb: a valid PNG of a few hundred KB that declares
+ * `width`×`height` RGB pixels (all black), e.g. 5 × 9,999,999 in about 155 KB.
+ */
+export async function makePngBomb(width = 5, height = 9_999_999): Promise<Buffer> {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const row = 1 + width * 3; // filter byte + pixels
+  const deflate = createDeflate({ level: 9 });
+  const compressed: Buffer[] = [];
+  deflate.on("data", (chunk: Buffer) => compressed.push(chunk));
+  const done = new Promise((resolve) => deflate.on("end", resolve));
+  const rowsPerChunk = Math.max(1, Math.floor((1 << 20) / row));
+  for (let y = 0; y < height; y += rowsPerChunk) {
+    if (!deflate.write(Buffer.alloc(Math.min(rowsPerChunk, height - y) * row))) await new Promise((r) => deflate.once("drain", r));
+  }
+  deflate.end();
+  await done;
+  return Buffer.concat([PNG_SIGNATURE, pngChunk("IHDR", ihdr), pngChunk("IDAT", Buffer.concat(compressed)), pngChunk("IEND", Buffer.alloc(0))]);
 }

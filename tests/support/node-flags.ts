@@ -1,8 +1,13 @@
 import { readFileSync } from "node:fs";
 
+const config = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).config;
+
 /**
- * The V8 flags the server runs with (package.json "config.nodeFlags", used by
- * `npm start` and repeated in the Dockerfile): a small heap, so it fits a
- * 256 MB container. Tests and scripts start the server the same way.
+ * How the server runs (package.json "config", used by `npm start` and
+ * repeated in the Dockerfile), so that it fits a 256 MB container: V8 flags
+ * for a small heap, and one malloc arena (image work runs on many threads,
+ * and glibc would otherwise keep freed memory in a pool per thread). Tests
+ * and scripts start the server the same way.
  */
-export const NODE_FLAGS: string[] = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).config.nodeFlags.split(" ");
+export const NODE_FLAGS: string[] = config.nodeFlags.split(" ");
+export const SERVER_ENV: Record<string, string> = Object.fromEntries(config.serverEnv.split(" ").map((pair: string) => pair.split("=")));

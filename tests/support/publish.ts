@@ -4,11 +4,11 @@ import { makeImage } from "./images";
 let image: Buffer | undefined;
 
 /** Publish an article over HTTP as `client`; returns its id, or null when the server did not acknowledge it. */
-export async function publish(client: Client, title: string, tags = ["Ostatné"]): Promise<string | null> {
+export async function publish(client: Client, title: string, tags = ["Ostatné"], content = `Text článku ${title}`): Promise<string | null> {
   image ??= await makeImage("jpeg", 480, 300);
   const form = new FormData();
   form.append("title", title);
-  form.append("content", `Text článku ${title}`);
+  form.append("content", content);
   for (const tag of tags) form.append("tags", tag);
   form.append("image", new Blob([new Uint8Array(image)], { type: "image/jpeg" }), "obrazok.jpg");
   const response = await client.request("/create-post", { method: "POST", body: form, headers: { Origin: client.base } });

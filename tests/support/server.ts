@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { NODE_FLAGS } from "./node-flags";
+import { NODE_FLAGS, SERVER_ENV } from "./node-flags";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -29,6 +29,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, dataDir
     cwd: root,
     env: {
       PATH: process.env.PATH,
+      ...SERVER_ENV,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: "0",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contentToText, excerptOf, sanitizeContent, toStoredContent } from "~/services/content.server";
+import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, contentMarkupProblem, POST_MESSAGES } from "~/lib/rules";
+import { ContentProcessingError, contentToText, excerptOf, sanitizeContent, toStoredContent } from "~/services/content.server";
 
 describe("sanitizeContent", () => {
   it("keeps the allowed tags and drops every attribute", async () => {
@@ -53,5 +54,88 @@ describe("excerptOf", () => {
   });
   it("decodes entities into characters React will escape again", async () => {
     expect(excerptOf("1 &lt; 2 &amp;&amp; 3 &gt; 2")).toBe("1 < 2 && 3 > 2");
+  });
+});
+
+describe("contentMarkupProblem", () => {
+  const { contentTooManyTags, contentTooDeep } = POST_MESSAGES;
+  const nested = (depth: number) => "<b>".repeat(depth) + "text";
+
+  it("allows CONTENT_MAX_TAGS start tags and refuses one more, void ones included", () => {
+    expect(contentMarkupProblem("<b>x</b> ".repeat(CONTENT_MAX_TAGS))).toBeNull();
+    expect(contentMarkupProblem("<b>x</b> ".repeat(CONTENT_MAX_TAGS + 1))).toBe(contentTooManyTags);
+    expect(contentMarkupProblem("a<br>".repeat(CONTENT_MAX_TAGS))).toBeNull();
+    expect(contentMarkupProblem("a<br>".repeat(CONTENT_MAX_TAGS + 1))).toBe(contentTooManyTags);
+  });
+
+  it("allows nesting CONTENT_MAX_DEPTH deep and refuses one level more", () => {
+    expect(contentMarkupProblem(nested(CONTENT_MAX_DEPTH))).toBeNull();
+    expect(contentMarkupProblem(nested(CONTENT_MAX_DEPTH + 1))).toBe(contentTooDeep);
+    expect(contentMarkupProblem(`<I>${nested(CONTENT_MAX_DEPTH - 1)}</i>`.repeat(50))).toBeNull();
+  });
+
+  it("does not nest void elements, but reads <b/> as opening a <b> (as browsers and the sanitiser do)", () => {
+    expect(contentMarkupProblem(`${nested(CONTENT_MAX_DEPTH)}<br><img src="x"><hr/><br/>`)).toBeNull();
+    expect(contentMarkupProblem(`${nested(CONTENT_MAX_DEPTH)}<span/>`)).toBe(contentTooDeep);
+  });
+
+  it("closes back to the matching open tag and ignores unmatched closing tags", () => {
+    expect(contentMarkupProblem(`<b>${"<i>".repeat(CONTENT_MAX_DEPTH - 1)}</b>`.repeat(10))).toBeNull();
+    expect(contentMarkupProblem(`${"</b></p>".repeat(3_000)}<b>x</b>`)).toBeNull();
+    expect(contentMarkupProblem(`${nested(CONTENT_MAX_DEPTH)}${"</i>".repeat(100)}<b>`)).toBe(contentTooDeep);
+  });
+
+  it("allows unclosed paragraphs and list items, which close each other", () => {
+    expect(contentMarkupProblem("<p>Odsek článku\n".repeat(500))).toBeNull();
+    expect(contentMarkupProblem(`<ul>${"<li>bod".repeat(500)}</ul>`)).toBeNull();
+    expect(contentMarkupProblem("<b><p>".repeat(CONTENT_MAX_DEPTH / 2 + 1))).toBe(contentTooDeep);
+  });
+
+  it("counts neither line breaks nor text that is not a tag", () => {
+    expect(contentMarkupProblem("riadok\n".repeat(4_000))).toBeNull();
+    expect(contentMarkupProblem("1 < 2 > 0, a <> b <3 <!-- x --> </ b> ".repeat(500))).toBeNull();
+  });
+
+  it("refuses 30,000 characters of nested <b> at once, and reads hostile text in linear time", () => {
+    const started = performance.now();
+    expect(contentMarkupProblem("<b>".repeat(CONTENT_MAX_LENGTH / 3))).toBe(contentTooDeep);
+    expect(contentMarkupProblem("<b/>".repeat(CONTENT_MAX_LENGTH / 4))).toBe(contentTooDeep);
+    expect(contentMarkupProblem("<br/>".repeat(CONTENT_MAX_LENGTH / 5))).toBe(contentTooManyTags);
+    expect(contentMarkupProblem("<a".repeat(CONTENT_MAX_LENGTH / 2))).toBeNull();
+    expect(contentMarkupProblem(`${"<".repeat(CONTENT_MAX_LENGTH - 1)}>`)).toBeNull();
+    expect(contentMarkupProblem(`<${"a".repeat(CONTENT_MAX_LENGTH - 2)}>`)).toBeNull();
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+});
+
+describe("sanitising the largest bodies the rules allow", () => {
+  // CONTENT_MAX_TAGS start tags and CONTENT_MAX_LENGTH characters; the rest
+  // line breaks, each one a <br/> more for the sanitiser.
+  const blocks = CONTENT_MAX_TAGS / CONTENT_MAX_DEPTH;
+  const markup = "<b>".repeat(CONTENT_MAX_DEPTH) + "</b>".repeat(CONTENT_MAX_DEPTH);
+  const deepest = `${"<b>".repeat(CONTENT_MAX_DEPTH)}${"\n".repeat(CONTENT_MAX_LENGTH / blocks - markup.length)}${"</b>".repeat(CONTENT_MAX_DEPTH)}`.repeat(blocks);
+
+  it("sanitises the deepest allowed body in well under a second", async () => {
+    expect(deepest.length).toBe(CONTENT_MAX_LENGTH);
+    expect(contentMarkupProblem(deepest)).toBeNull();
+    await sanitizeContent(""); // a worker's start-up is not part of the job
+    const started = performance.now();
+    const stored = await toStoredContent(deepest);
+    const elapsed = performance.now() - started;
+    console.log(`deepest: ${deepest.length} characters sanitised in ${elapsed.toFixed(1)} ms`);
+    expect(stored.startsWith("<b>")).toBe(true);
+    expect(elapsed).toBeLessThan(500);
+  });
+
+  it("finishes five such jobs at once", async () => {
+    const started = performance.now();
+    const stored = await Promise.all(Array.from({ length: 5 }, () => toStoredContent(deepest)));
+    console.log(`5 bodies at once: ${(performance.now() - started).toFixed(1)} ms`);
+    expect(new Set(stored).size).toBe(1);
+  });
+
+  it("rejects with ContentProcessingError a body the sanitiser cannot finish", async () => {
+    // 200,000 nested tags, which the rules refuse: past the worker's time or memory limit.
+    await expect(toStoredContent("<b>".repeat(200_000))).rejects.toBeInstanceOf(ContentProcessingError);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { listHref, listSearch, postHref, readListState } from "~/lib/links";
-import { cardColourClass, MAX_LIST_LIMIT, PAGE_SIZE, parseListLimit } from "~/lib/rules";
+import { cardColourClass, hasHiddenControls, isEmail, MAX_LIST_LIMIT, PAGE_SIZE, parseListLimit, showHiddenControls, typedText } from "~/lib/rules";
 import { isTag, TAGS } from "~/lib/tags";
 
 describe("parseListLimit", () => {
@@ -79,5 +79,25 @@ describe("list state and links", () => {
     const state = { tag: "Dejiny Číny", limit: 27 };
     expect(readListState(new URLSearchParams(listSearch(state)))).toEqual({ ...state, unknownTag: null });
     expect(postHref("a/b", state)).toBe("/posts/a%2Fb?tag=Dejiny+%C4%8C%C3%ADny&limit=27");
+  });
+});
+
+describe("typed text", () => {
+  it("counts a new line as one character, however the form sent it", () => {
+    expect(typedText("a\r\nb\rc\nd")).toBe("a\nb\nc\nd");
+    expect(typedText("x\r\n".repeat(10_000)).length).toBe(20_000);
+  });
+});
+
+describe("hidden controls", () => {
+  it("finds control characters and bidi marks, and writes them out visibly", () => {
+    for (const text of ["a\tb", "a\u0000", "\u202eexe.gpj", "\u2066x\u2069", "a\u200fb", "\u009b"]) expect(hasHiddenControls(text), JSON.stringify(text)).toBe(true);
+    for (const text of ["Štefánik", "Dejiny Číny – 20. storočie", "😀 emoji", "a b"]) expect(hasHiddenControls(text), text).toBe(false);
+    expect(showHiddenControls("Evil\u001b[31m\u202e")).toBe("Evil\\u{1b}[31m\\u{202e}");
+  });
+  it("are no part of an e-mail address", () => {
+    expect(isEmail("a@b.sk")).toBe(true);
+    expect(isEmail("a\u202e@b.sk")).toBe(false);
+    expect(isEmail("a\u0001@b.sk")).toBe(false);
   });
 });

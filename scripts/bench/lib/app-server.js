@@ -1,5 +1,6 @@
-// The app's production server (`node <config.nodeFlags> server.js`, as `npm
-// start` runs it after building), started on a free port over a given data folder.
+// The app's production server (`<config.serverEnv> node <config.nodeFlags>
+// server.js`, as `npm start` runs it after building), started on a free port
+// over a given data folder.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -8,7 +9,9 @@ import { fileURLToPath } from "node:url";
 import { startListeningProcess } from "./processes.js";
 
 export const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
-const nodeFlags = JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")).config.nodeFlags.split(" ");
+const config = JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")).config;
+const nodeFlags = config.nodeFlags.split(" ");
+const serverEnv = Object.fromEntries(config.serverEnv.split(" ").map((pair) => pair.split("=")));
 
 /** `npm run build` when there is no server build yet. */
 export function ensureBuild() {
@@ -29,6 +32,7 @@ export function startAppServer(dataDir, { demo = false } = {}) {
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,
+      ...serverEnv,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: "0",

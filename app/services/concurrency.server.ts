@@ -1,0 +1,41 @@
+/** The server has more work waiting of this kind than it will queue: answer "busy" now rather than late. */
+export class BusyError extends Error {
+  constructor(readonly what: string) {
+    super(`${what}: too much work waiting`);
+  }
+}
+
+/**
+ * Run at most `running` jobs of one kind at a time, with at most `waiting`
+ * more in line; beyond that `run` throws BusyError at once. Used for the
+ * work one request can make expensive (password hashing, image decoding,
+ * upload bodies), so a burst queues for its turn instead of taking every
+ * thread and every megabyte the server has.
+ */
+export function createLimiter(what: string, { running, waiting }: { running: number; waiting: number }) {
+  let active = 0;
+  const queue: (() => void)[] = [];
+
+  function release() {
+    const next = queue.shift();
+    if (next) next();
+    else active--;
+  }
+
+  return {
+    async run<T>(job: () => Promise<T> | T): Promise<T> {
+      if (active < running) active++;
+      else if (queue.length < waiting) await new Promise<void>((resolve) => queue.push(resolve));
+      else throw new BusyError(what);
+      try {
+        return await job();
+      } finally {
+        release();
+      }
+    },
+    /** Jobs running and waiting, for tests and logs. */
+    get load() {
+      return { active, waiting: queue.length };
+    },
+  };
+}
