@@ -16,7 +16,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // The longest flows (register, publish with an image, edit, delete) take about 20 s on two busy cores.
+  timeout: 60_000,
   reporter: process.env.CI ? "line" : "list",
   use: { trace: "off", locale: "sk-SK" },
   // Each project as its own client address (the test server trusts X-Forwarded-For), so they do not share a throttling budget.

@@ -81,7 +81,8 @@ function servedFromFiles(pathname) {
 
 /** The route of the app that answers an address (the deepest match), before anything is rendered. */
 function matchRoute(pathname) {
-  if (servedFromFiles(pathname)) return undefined;
+  // Remix answers its own requests: `.data` (single fetch) and `/__manifest` (lazy route discovery).
+  if (servedFromFiles(pathname) || pathname.endsWith(".data") || pathname === "/__manifest") return undefined;
   const match = matchRoutes(routes, pathname)?.at(-1);
   return match && { id: match.route.id, params: match.params };
 }

@@ -17,8 +17,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { deflateSync } from "node:zlib";
 import sharp from "sharp";
+import { makePngBomb } from "../tests/support/images";
 
 const { values: args } = parseArgs({ options: { root: { type: "string" } }, strict: false });
 const root = path.resolve(typeof args.root === "string" ? args.root : fileURLToPath(new URL("../", import.meta.url)));
@@ -425,37 +425,9 @@ async function bcryptBurst() {
 
 // ---------------------------------------------------------------- 3. decompression bomb
 
-/** A valid PNG declaring `width`×`height` black RGB pixels: all-zero scanlines deflate ~1000:1. */
-function pngBomb(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, standard filters, not interlaced
-  // Each scanline: filter byte 0, then width × 3 zero bytes.
-  const pixels = deflateSync(Buffer.alloc((1 + width * 3) * height), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", pixels), chunk("IEND", Buffer.alloc(0))]);
-}
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
 async function decompressionBomb() {
   heading("3. Decompression bomb (PNG declaring 5 × 9,999,999 pixels)");
-  const bomb = pngBomb(5, 9_999_999);
+  const bomb = await makePngBomb(5, 9_999_999);
   const declared = await sharp(bomb, { limitInputPixels: false }).metadata();
   console.log(`  bomb: ${bomb.length.toLocaleString("en")} bytes, declares ${declared.width} × ${declared.height} (${((declared.width! * declared.height! * 3) / MB).toFixed(0)} MB of RGB when decoded)`);
 

@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import { readdirSync, readFileSync } from "node:fs";
 import { Client, GOOD_PASSWORD, registerUser } from "../tests/support/client";
 import { makeImage, makePngBomb } from "../tests/support/images";
+import { postForm } from "../tests/support/publish";
 import { startServer } from "../tests/support/server";
 
 const seconds = Number(process.argv[2] ?? 60);
@@ -76,7 +77,7 @@ const actions: [number, Action][] = [
   }],
   [6, async (_, worker) => {
     const { client } = accounts[worker % USERS];
-    const form = postForm(`Záťažový článok ${worker}-${Date.now()}`, "Text článku pod záťažou.");
+    const form = postForm(`Záťažový článok ${worker}-${Date.now()}`, "Text článku pod záťažou.", photo);
     const response = await client.request("/create-post", { method: "POST", body: form, headers: { Origin: client.base } });
     await response.arrayBuffer();
     const id = response.status === 303 ? response.headers.get("location")?.match(/^\/posts\/([\w-]+)$/)?.[1] : undefined;
@@ -85,8 +86,8 @@ const actions: [number, Action][] = [
     // Refused for the author's quota (429) or a full image queue (503): intended, and counted.
     else if (![429, 503].includes(response.status)) failures.push(`create-post → ${response.status}`);
   }],
-  [2, refusedUpload("bomb", () => postForm("Bomba", "Text.", bomb, "image/png"), [400, 429, 503])],
-  [2, refusedUpload("nested markup", () => postForm("Vnorené", nested), [400, 429, 503])],
+  [2, refusedUpload("bomb", () => postForm("Bomba", "Text.", bomb, { type: "image/png" }), [400, 429, 503])],
+  [2, refusedUpload("nested markup", () => postForm("Vnorené", nested, photo), [400, 429, 503])],
   [5, async (client) => {
     const response = await client.request(`/posts/${Math.random().toString(36).slice(2, 14)}`);
     await response.arrayBuffer();
@@ -99,15 +100,6 @@ const actions: [number, Action][] = [
     if (![303, 429].includes(response.status)) failures.push(`forgot → ${response.status}`);
   }],
 ];
-
-function postForm(title: string, content: string, file = photo, type = "image/jpeg"): FormData {
-  const form = new FormData();
-  form.append("title", title);
-  form.append("content", content);
-  form.append("tags", "Ostatné");
-  form.append("image", new Blob([new Uint8Array(file)], { type }), "obrazok");
-  return form;
-}
 
 /** An upload the server must refuse (and stay well) — by an author with a quota of their own. */
 function refusedUpload(what: string, form: () => FormData, expected: number[]): Action {

@@ -10,9 +10,10 @@ import { env } from "./env.server";
 /**
  * One image at a time for the whole process: decoding takes tens of MB and a
  * core, however many arrive at once. A waiting upload holds only its input
- * (under 2 MB), so a short queue is cheap; beyond it, BusyError.
+ * (under 2 MB), and the uploads in memory are bounded already (withUploadSlot
+ * in publishing.server.ts), so the queue has room for all of them; beyond it, BusyError.
  */
-const imageJobs = createLimiter("image", { running: 1, waiting: 8 });
+const imageJobs = createLimiter("image", { running: 1, waiting: 16 });
 
 export type StoredImage = { key: string; width: number; height: number };
 

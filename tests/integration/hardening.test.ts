@@ -6,7 +6,7 @@ import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../support/cli
 import { runBuildCommand } from "../support/commands";
 import { readDatabase } from "../support/http";
 import { makeImage, makePngBomb } from "../support/images";
-import { publish } from "../support/publish";
+import { postForm, publish } from "../support/publish";
 import { startServer, type RunningServer } from "../support/server";
 
 // A server of its own: these tests use up throttling budgets on purpose. It
@@ -199,6 +199,17 @@ describe("missing articles and unknown addresses", () => {
     expect(bodies.size).toBe(2);
   });
 
+  it("leave Remix's own requests (single fetch, route discovery) and files to Remix and Express", async () => {
+    const list = await (await fetch(`${server.url}/posts`)).text();
+    const id = list.match(/href="\/posts\/([\w-]+)/)![1];
+    const image = list.match(/src="(\/images\/[^"]+)"/)![1];
+    for (const path of [`/posts/${id}.data`, "/posts.data", "/__manifest?p=%2Fposts&version=0", image, "/tags.json", "/img/favicon.svg"]) {
+      const response = await fetch(`${server.url}${path}`);
+      await response.arrayBuffer();
+      expect(response.status, path).toBeLessThan(300);
+    }
+  });
+
   it("are as cheap as a cached page", async () => {
     const total = 2_000;
     let sent = 0;
@@ -308,15 +319,6 @@ describe("images and article bodies are bounded before the expensive work", () =
     }
   }
 
-  function postForm(title: string, content: string, image: Buffer, type = "image/jpeg"): FormData {
-    const form = new FormData();
-    form.append("title", title);
-    form.append("content", content);
-    form.append("tags", "Ostatné");
-    form.append("image", new Blob([new Uint8Array(image)], { type }), "obrazok");
-    return form;
-  }
-
   async function submit(client: Client, form: FormData) {
     const started = performance.now();
     const response = await client.request("/create-post", { method: "POST", body: form, headers: { Origin: client.base } });
@@ -334,7 +336,7 @@ describe("images and article bodies are bounded before the expensive work", () =
   it("refuses a PNG that declares 5 × 9,999,999 pixels by its header, at once, without the memory", async () => {
     const bomb = await makePngBomb();
     const authors = await Promise.all(Array.from({ length: 3 }, () => registerUser(server.url)));
-    const { result, peak, before } = await peakRss(() => Promise.all(authors.map(({ client }) => submit(client, postForm("Bomba", "Text.", bomb, "image/png")))));
+    const { result, peak, before } = await peakRss(() => Promise.all(authors.map(({ client }) => submit(client, postForm("Bomba", "Text.", bomb, { type: "image/png" })))));
     console.log(`3 bombs at once: ${result.map((r) => `${r.status} in ${r.ms.toFixed(0)} ms`).join(", ")}; RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MB`);
     for (const answer of result) {
       expect(answer.status).toBe(400);

@@ -31,7 +31,7 @@ import {
   type Part,
 } from "../support/hostile-payloads";
 import { INTERNALS, readDatabase } from "../support/http";
-import { makeImage } from "../support/images";
+import { makeImage, makePngBomb } from "../support/images";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");
@@ -88,6 +88,8 @@ type Context = {
   post: { id: string; image: string };
   /** Articles of the demo author. */
   demo: { id: string; image: string }[];
+  /** A PNG of 155 KB that declares 5 × 9,999,999 pixels. */
+  bomb: Buffer;
 };
 
 const tally = new Map<number, number>();
@@ -272,6 +274,16 @@ const REDIRECTS = [
   "/\r\nLocation: https://evil.example",
   "/%5Cevil.example",
   "/.evil.example",
+  "/.//evil.example/x",
+  "/././/evil.example",
+  "/a/..//evil.example",
+  "/%2e//evil.example/x",
+  "/%2E%2E//evil.example",
+  "/%2f%2fevil.example/x",
+  "/%5c%5cevil.example",
+  "/\n/evil.example",
+  "/%09/evil.example",
+  "/\u0000//evil.example",
 ];
 
 function text(kind: string, value: string): Value {
@@ -1167,6 +1179,76 @@ function pageQuery(): Attack {
   return { family: "page query", note: `${key}=${v.note}`, actor: rng.chance(0.7) ? "anon" : "attacker", method: "GET", path: `${page}?${pct(key)}=${pct(v.value)}`, reflect: textOf(v) };
 }
 
+/** A redirect that stays on this site however a browser or a proxy reads it (not `//host`, not `/\host`, not encoded so). */
+function ownPath(o: Outcome): string | null {
+  const location = o.location ?? "";
+  let decoded = location;
+  try {
+    decoded = decodeURIComponent(location);
+  } catch {
+    // Left as it is.
+  }
+  const foreign = !location.startsWith("/") || /^\/[\\/]/.test(location) || /^\/[\\/]/.test(decoded.replace(/[\t\n\r]/g, ""));
+  return foreign ? `redirects to ${location}, which can name another host` : null;
+}
+
+/** The owner signs in (right password) with a hostile `redirectTo`: a 303 to a path of this site, always. */
+function redirectAfterSignIn(ctx: Context): Attack {
+  const target = rng.pick(REDIRECTS);
+  const fields: Field[] = [["intent", "signin"], ["email", ctx.ownerEmail], ["password", GOOD_PASSWORD], ["redirectTo", target]];
+  return { family: "sign-in redirect", note: `redirectTo ${short(target)}`, actor: "anon", method: "POST", path: "/signinsignup", headers: postHeaders(URLENC), body: urlencoded(fields), expect: both(statusIn(303), ownPath) };
+}
+
+/** What the hardening work bounded: each must be refused with a 4xx, quickly, and change nothing. */
+function boundedInput(ctx: Context): Attack {
+  const b = boundary();
+  const choices: [string, () => Attack][] = [
+    ["decompression bomb", () => ({
+      family: "bounded",
+      note: "PNG declaring 5 × 9,999,999 pixels",
+      actor: "attacker",
+      method: "POST",
+      path: rng.pick(["/create-post", "/create-post/image"]),
+      headers: postHeaders(`multipart/form-data; boundary=${b}`),
+      body: multipart(b, [{ name: "title", body: "Bomba" }, { name: "content", body: "Text." }, { name: "tags", body: "Ostatné" }, { name: "image", filename: "bomba.png", contentType: "image/png", body: ctx.bomb }]),
+      expect: statusIn(400, 429),
+    })],
+    ["nested markup", () => {
+      const depth = rng.pick([21, 500, 10_000]);
+      const tag = rng.pick(["b", "i", "a", "div", "table", "p><b", "svg"]);
+      const content = `<${tag}>`.repeat(depth).slice(0, 30_000);
+      return { family: "bounded", note: `<${tag}> × ${depth} by the owner`, actor: "owner", method: "POST", path: `/posts/${ctx.post.id}`, headers: postHeaders(URLENC), body: urlencoded([["intent", "save"], ["title", "Nadpis"], ["content", content]]), expect: both(statusIn(400), notDone) };
+    }],
+    ["hidden controls in a title", () => {
+      const title = `Nadpis${rng.pick(["\u202e", "\u2066", "\u200f", "\t", "\u0007", "\u001b[31m", "\u0085"])}koniec`;
+      return { family: "bounded", note: `title ${short(title)} by the owner`, actor: "owner", method: "POST", path: `/posts/${ctx.post.id}`, headers: postHeaders(URLENC), body: urlencoded([["intent", "save"], ["title", title], ["content", "Text."]]), expect: both(statusIn(400), notDone) };
+    }],
+    ["hidden controls in a display name", () => {
+      const displayName = `Admin${rng.pick(["\u202e", "\u2066", "\r\nBcc: x@evil.example", "\u001b]0;x\u0007"])}`;
+      const fields: Field[] = [["intent", "register"], ["displayName", displayName], ["email", uniqueEmail("bidi")], ["password", GOOD_PASSWORD], ["confirmPassword", GOOD_PASSWORD]];
+      return { family: "bounded", note: `display name ${short(displayName)}`, actor: "anon", method: "POST", path: "/signinsignup", headers: postHeaders(URLENC), body: urlencoded(fields), expect: statusIn(400, 429) };
+    }],
+    ["legacy data request", () => {
+      const page = rng.pick(["/", "/posts", `/posts/${ctx.post.id}`, "/signinsignup", "/create-post", "/nie-je-tu"]);
+      const route = rng.pick(["root", "routes/posts", "routes/posts.$postId", "routes/_index", "", "x"]);
+      return { family: "bounded", note: `?_data=${route} on ${page}`, actor: rng.chance(0.5) ? "attacker" : "anon", method: "GET", path: `${page}?_data=${pct(route)}`, expect: statusIn(400) };
+    }],
+    ["a random article id", () => {
+      const id = rng.bytes(9).toString("base64url");
+      return { family: "bounded", note: `/posts/${id}`, actor: rng.chance(0.5) ? "attacker" : "anon", method: "GET", path: `/posts/${id}${rng.pick(["", "?tag=Morava", "?limit=18", "?edit", "?x=1"])}`, expect: statusIn(404) };
+    }],
+    ["a form through a proxy from a foreign or junk origin", () => {
+      const origin = rng.pick(["https://evil.example", "null", "not an origin", "http://dejiny.example.evil.example", "https://dejiny.example:99999", "https://dejiny.example/x"]);
+      const site = rng.pick(["same-origin", "cross-site", "same-site"]);
+      const headers = postHeaders(URLENC, { Origin: origin, "Sec-Fetch-Site": site, "X-Forwarded-Host": "dejiny.example", "X-Forwarded-Proto": "https" });
+      // A browser's own "same-origin" with a well-formed Origin is believed (only a non-browser, with no victim's cookies, could lie); anything else is refused.
+      const believed = site === "same-origin" && ["https://evil.example", "http://dejiny.example.evil.example"].includes(origin);
+      return { family: "bounded", note: `Origin ${short(origin)}, Sec-Fetch-Site ${site}, via a proxy`, actor: "attacker", method: "POST", path: rng.pick(["/signinsignup", "/signout", `/posts/${ctx.post.id}`]), headers, body: urlencoded([["intent", "signin"], ["email", "a@b.sk"], ["password", "x"]]), expect: believed ? undefined : statusIn(403) };
+    }],
+  ];
+  return rng.pick(choices)[1]();
+}
+
 /** Every family, in a fixed order from the seed; anonymous clients each get an address of their own. */
 function allAttacks(ctx: Context): Attack[] {
   const times = <T>(n: number, make: () => T) => Array.from({ length: n }, make);
@@ -1189,6 +1271,8 @@ function allAttacks(ctx: Context): Attack[] {
     ...times(60, () => headerTrick(ctx)),
     ...socketAttempts(ctx),
     ...times(70, pageQuery),
+    ...times(40, () => redirectAfterSignIn(ctx)),
+    ...times(120, () => boundedInput(ctx)),
   ];
   // Interleave the families (deterministically) so slow ones do not queue together.
   for (let i = attacks.length - 1; i > 0; i--) {
@@ -1352,6 +1436,7 @@ describe(`hostile input (seed ${SEED}; HOSTILE_SEED=… to replay another)`, () 
       demoEmail: rows.demoEmail!,
       post: rows.post,
       demo: rows.demo,
+      bomb: await makePngBomb(),
     };
     beforeBarrage = snapshot();
   });

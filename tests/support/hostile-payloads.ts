@@ -66,6 +66,9 @@ export class Rng {
  */
 export const XSS_PAYLOADS: readonly string[] = [
   "<script>alert('XSS')</script>",
+  // The page cache's nonce placeholder of old, typed into an article: must stay text.
+  "@@DEJINY-NONCE-0000000@@",
+  '<script nonce="@@DEJINY-NONCE-0000000@@">alert(1)</script>',
   "<SCRIPT SRC=https://cdn.jsdelivr.net/gh/Moksh45/host-xss.rocks/index.js></SCRIPT>",
   "<ScRiPt>alert(document.cookie)</sCrIpT>",
   "<IMG SRC=\"javascript:alert('XSS');\">",

@@ -1,7 +1,6 @@
 import sharp from "sharp";
-import { crc32, createDeflate } from "node:zlib";
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+import { createDeflate } from "node:zlib";
+import { PNG_SIGNATURE, pngChunk } from "./image-bytes";
 
 /** A real photo-like JPEG or PNG made on the spot, `width`×`height`. */
 export async function makeImage(format: "jpeg" | "png", width = 640, height = 400): Promise<Buffer> {
@@ -15,15 +14,6 @@ export async function makeImage(format: "jpeg" | "png", width = 640, height = 40
 /** The same image grown to exactly `size` bytes with junk after its end (decoders ignore it). */
 export function padTo(image: Buffer, size: number): Buffer {
   return Buffer.concat([image, Buffer.alloc(size - image.length, 0x41)]);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, "latin1");
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-  return Buffer.concat([head, data, crc]);
 }
 
 /**

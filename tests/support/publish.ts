@@ -3,15 +3,20 @@ import { makeImage } from "./images";
 
 let image: Buffer | undefined;
 
-/** Publish an article over HTTP as `client`; returns its id, or null when the server did not acknowledge it. */
-export async function publish(client: Client, title: string, tags = ["Ostatné"], content = `Text článku ${title}`): Promise<string | null> {
-  image ??= await makeImage("jpeg", 480, 300);
+/** The create-post form as a browser sends it. */
+export function postForm(title: string, content: string, file: Buffer, { type = "image/jpeg", tags = ["Ostatné"] } = {}): FormData {
   const form = new FormData();
   form.append("title", title);
   form.append("content", content);
   for (const tag of tags) form.append("tags", tag);
-  form.append("image", new Blob([new Uint8Array(image)], { type: "image/jpeg" }), "obrazok.jpg");
-  const response = await client.request("/create-post", { method: "POST", body: form, headers: { Origin: client.base } });
+  form.append("image", new Blob([new Uint8Array(file)], { type }), type === "image/png" ? "obrazok.png" : "obrazok.jpg");
+  return form;
+}
+
+/** Publish an article over HTTP as `client`; returns its id, or null when the server did not acknowledge it. */
+export async function publish(client: Client, title: string, tags = ["Ostatné"], content = `Text článku ${title}`): Promise<string | null> {
+  image ??= await makeImage("jpeg", 480, 300);
+  const response = await client.request("/create-post", { method: "POST", body: postForm(title, content, image, { tags }), headers: { Origin: client.base } });
   await response.arrayBuffer();
   const location = response.status === 303 ? response.headers.get("location") : null;
   return location?.match(/^\/posts\/([\w-]+)$/)?.[1] ?? null;

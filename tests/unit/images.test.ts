@@ -64,10 +64,10 @@ describe("acceptImage stores", () => {
     expect(added.sort()).toEqual(["1200.jpg", "1200.webp", "400.jpg", "400.webp", "800.jpg", "800.webp"].map((suffix) => `${key}-${suffix}`));
   });
 
-  it("one image at a time with eight waiting; past that, answers busy at once", async () => {
+  it("one image at a time with sixteen waiting; past that, answers busy at once", async () => {
     const jpeg = await makeImage("jpeg", 64, 48);
-    const results = await Promise.all(Array.from({ length: 10 }, () => acceptImage(author(), jpeg)));
-    expect(results.filter((result) => "key" in result)).toHaveLength(9);
+    const results = await Promise.all(Array.from({ length: 18 }, () => acceptImage(author(), jpeg)));
+    expect(results.filter((result) => "key" in result)).toHaveLength(17);
     expect(results.at(-1)).toEqual({ error: BUSY_MESSAGE, status: 503 });
   });
 });
