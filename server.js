@@ -109,7 +109,7 @@ function acceptsGzip(header = "") {
 async function serveCachedPage(req, res, nonce) {
   if (viteDevServer) return false;
   const url = new URL(req.url, env.publicUrl);
-  const page = await app$.pageKey(req.method, url, req.headers.cookie, matchRoute(url.pathname));
+  const page = await app$.pageKey(req.method, url, req.headers.cookie, matchRoute);
   if (!page) return false;
   let entry = app$.getPage(page.key);
   if (!entry) {

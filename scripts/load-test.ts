@@ -16,8 +16,10 @@ import { startServer } from "../tests/support/server";
 const seconds = Number(process.argv[2] ?? 60);
 const connections = Number(process.argv[3] ?? 200);
 const rounds = Number(process.argv[4] ?? 2);
-/** Enough authors that the per-account quota of new articles is not what limits them. */
-const USERS = 60;
+/** Authors: two connections each at 200, so neither the per-account quota nor the two-uploads-at-once rule is what limits them. */
+const USERS = 100;
+/** Accounts sending the bombs and the nested markup (many connections each: they meet the per-account limits too). */
+const ATTACKERS = 10;
 const MEMORY_LIMIT_MB = 256;
 
 /** RSS of a process and all its descendants (worker threads are inside it), in MB. */
@@ -38,9 +40,15 @@ function treeRss(pid: number): number {
 }
 
 const server = await startServer({ DEMO_CONTENT: "on", TRUST_PROXY: "true" });
-const accounts: Awaited<ReturnType<typeof registerUser>>[] = [];
-// A few at a time: password hashing runs one at a time, with a bounded queue.
-for (let i = 0; i < USERS; i += 10) accounts.push(...(await Promise.all(Array.from({ length: Math.min(10, USERS - i) }, () => registerUser(server.url)))));
+type Account = Awaited<ReturnType<typeof registerUser>>;
+/** A few at a time: password hashing runs one at a time, with a bounded queue. */
+async function register(count: number): Promise<Account[]> {
+  const made: Account[] = [];
+  for (let i = 0; i < count; i += 10) made.push(...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, () => registerUser(server.url)))));
+  return made;
+}
+const accounts = await register(USERS);
+const attackers = await register(ATTACKERS);
 const bomb = await makePngBomb();
 const nested = "<b>".repeat(10_000);
 const postIds = [...(await (await fetch(`${server.url}/posts?limit=18`)).text()).matchAll(/href="\/posts\/([\w-]+)[?"]/g)].map((m) => m[1]);
@@ -101,10 +109,10 @@ const actions: [number, Action][] = [
   }],
 ];
 
-/** An upload the server must refuse (and stay well) — by an author with a quota of their own. */
+/** An upload the server must refuse (and stay well), from the attackers' accounts. */
 function refusedUpload(what: string, form: () => FormData, expected: number[]): Action {
   return async (_, worker) => {
-    const { client } = accounts[(worker + USERS / 2) % USERS];
+    const { client } = attackers[worker % ATTACKERS];
     const response = await client.request("/create-post", { method: "POST", body: form(), headers: { Origin: client.base } });
     await response.arrayBuffer();
     count(`${what} ${response.status}`);

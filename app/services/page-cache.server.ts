@@ -68,11 +68,19 @@ export type RouteMatch = { id: string; params: Record<string, string | undefined
 
 /**
  * Which cache entry a request may be served from, or null when its page must
- * be rendered afresh. `signedIn` pages are for that user only (Cache-Control: private).
+ * be rendered afresh. `matchRoute` tells which route of the app answers the
+ * address; it is asked only for addresses that are not plainly a cached page
+ * (matching costs more than serving one). `signedIn` pages are for that user
+ * only (Cache-Control: private).
  */
-export async function pageKey(method: string, url: URL, cookie: string | undefined, route: RouteMatch | undefined): Promise<CachedPage | null> {
+export async function pageKey(
+  method: string,
+  url: URL,
+  cookie: string | undefined,
+  matchRoute: (pathname: string) => RouteMatch | undefined,
+): Promise<CachedPage | null> {
   if (method !== "GET" && method !== "HEAD") return null;
-  const page = cacheablePage(url, route);
+  const page = cacheablePage(url, matchRoute);
   if (!page) return null;
   const signedIn = Boolean(cookie?.includes("dejiny_session="));
   const user = signedIn ? await getCurrentUser(new Request(url, { headers: { cookie: cookie! } })) : null;
@@ -80,21 +88,28 @@ export async function pageKey(method: string, url: URL, cookie: string | undefin
   return { key: `${reader} ${page.key}`, status: page.status, renderUrl: page.renderUrl, signedIn };
 }
 
-function cacheablePage(url: URL, route: RouteMatch | undefined): Omit<CachedPage, "signedIn"> | null {
-  // Every unknown address gets the same page.
-  if (route?.id === "routes/$") return { key: "404", status: 404, renderUrl: new URL("/404", url) };
+const ARTICLE_PATH = /^\/posts\/([\w-]+)$/;
+
+function cacheablePage(url: URL, matchRoute: (pathname: string) => RouteMatch | undefined): Omit<CachedPage, "signedIn"> | null {
   const list = readListState(url.searchParams);
   const search = listSearch(list);
   // A missing article's page shows only the list's tag and limit: one entry for each list, whatever id was asked for.
-  if (route?.id === "routes/posts.$postId" && !postExists(route.params.postId ?? "")) {
-    return { key: `404 /posts${search}`, status: 404, renderUrl: new URL(`/posts/-${search}`, url) };
+  const missingArticle = { key: `404 /posts${search}`, status: 404 as const, renderUrl: new URL(`/posts/-${search}`, url) };
+  if (CACHEABLE_PATH.test(url.pathname)) {
+    const articleId = ARTICLE_PATH.exec(url.pathname)?.[1];
+    if (articleId !== undefined && !postExists(articleId)) return missingArticle;
+    // Otherwise only canonical addresses (a known tag, a whole number of pages),
+    // so junk values can neither fill the cache nor push real pages out of it.
+    for (const name of url.searchParams.keys()) if (!CACHEABLE_PARAMS.has(name)) return null;
+    if (list.unknownTag || `?${url.searchParams}` !== (search || "?")) return null;
+    return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url };
   }
-  // Otherwise only canonical addresses (a known tag, a whole number of pages),
-  // so junk values can neither fill the cache nor push real pages out of it.
-  if (!CACHEABLE_PATH.test(url.pathname)) return null;
-  for (const name of url.searchParams.keys()) if (!CACHEABLE_PARAMS.has(name)) return null;
-  if (list.unknownTag || `?${url.searchParams}` !== (search || "?")) return null;
-  return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url };
+  const route = matchRoute(url.pathname);
+  // Every unknown address gets the same page.
+  if (route?.id === "routes/$") return { key: "404", status: 404, renderUrl: new URL("/404", url) };
+  // An article's address written otherwise (%-escapes, a trailing slash).
+  if (route?.id === "routes/posts.$postId" && !postExists(route.params.postId ?? "")) return missingArticle;
+  return null;
 }
 
 export function getPage(key: string): Entry | undefined {

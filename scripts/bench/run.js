@@ -88,6 +88,8 @@ function targets({ server, ceiling, cookie, data, connections }) {
     { path: "/" },
     ...lists,
     { path: `/posts/${data.samplePost.id}`, label: "/posts/:id" },
+    // Any missing id is the same cached page (the attack probe asks for random ones).
+    { path: "/posts/neexistuje-000", label: "/posts/:missing (404)", status: 404 },
     { path: `/images/${data.samplePost.image}-800.webp`, label: "/images/:key-800.webp" },
     { path: "/healthz" },
   ];

@@ -26,9 +26,10 @@ function sampleRss(pid) {
 
 /**
  * Warm up for `warmup` s, then measure for `duration` s with `connections`.
- * Returns req/s (average), p50/p99 latency (ms), non-2xx and error counts, peak RSS (MB).
+ * Returns req/s (average), p50/p99 latency (ms), the count of answers with
+ * another status than `status` and of errors, peak RSS (MB).
  */
-export async function measure(url, { connections, duration, warmup, headers, pid }) {
+export async function measure(url, { connections, duration, warmup, headers, pid, status = 200 }) {
   const options = { url, connections, headers: { "accept-encoding": "gzip", ...headers } };
   const stopSampling = sampleRss(pid);
   await autocannon({ ...options, duration: warmup });
@@ -39,7 +40,7 @@ export async function measure(url, { connections, duration, warmup, headers, pid
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    non2xx: result.non2xx,
+    unexpected: Object.entries(result.statusCodeStats).reduce((sum, [code, { count }]) => sum + (Number(code) === status ? 0 : count), 0),
     errors: result.errors + result.timeouts,
     peakRssMb,
   };

@@ -15,7 +15,7 @@ function markdownTable(header, rows) {
 export function loadTable({ rows }) {
   const ceiling = rows.find((row) => row.group === "ceiling");
   const healthz = rows.find((row) => row.label === "/healthz");
-  const header = ["path", "conn.", "req/s", "p50 ms", "p99 ms", "errors+non2xx", "of ceiling", "of /healthz", "peak RSS MB"];
+  const header = ["path", "conn.", "req/s", "p50 ms", "p99 ms", "errors+unexpected status", "of ceiling", "of /healthz", "peak RSS MB"];
   return markdownTable(
     header,
     rows.map((row) => [
@@ -24,7 +24,7 @@ export function loadTable({ rows }) {
       number(row.requestsPerSecond),
       number(row.p50),
       number(row.p99),
-      row.errors + row.non2xx,
+      row.errors + row.unexpected,
       percent(row.requestsPerSecond, ceiling.requestsPerSecond),
       row.group === "signed-in" ? percent(row.requestsPerSecond, healthz.requestsPerSecond) : "",
       number(row.peakRssMb),
