@@ -1,10 +1,10 @@
 import { redirect } from "@remix-run/node";
+import { safeRedirect } from "~/lib/links";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, DISPLAY_NAME_MAX_LENGTH, hasHiddenControls, MESSAGES, passwordProblem } from "~/lib/rules";
 import { createUser, normaliseEmail } from "~/models/users.server";
 import { authenticator, formText, hashPassword, SignInFailure } from "~/services/auth.server";
 import { BusyError } from "~/services/concurrency.server";
 import { queuePasswordReset } from "~/services/password-reset.server";
-import { safeRedirect } from "~/lib/links";
 import { startSession } from "~/services/session.server";
 import { release, reserve, signInAttempts } from "~/services/throttle.server";
 

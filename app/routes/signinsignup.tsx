@@ -4,10 +4,10 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useEffect, useRef } from "react";
 import { Field, NewPasswordFields } from "~/components/Field";
 import { CloseIcon } from "~/components/Icons";
+import { safeRedirect } from "~/lib/links";
 import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH, MESSAGES } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { readForm } from "~/services/forms.server";
-import { safeRedirect } from "~/lib/links";
 import { getCurrentUser } from "~/services/session.server";
 import { forgotPassword, register, signIn, type AccountFormResult } from "./signinsignup.server";
 

@@ -26,7 +26,7 @@ export const LIMITS = {
   uploadsPerAccountPerDay: { max: QUOTAS.uploadsPerDay, windowMs: DAY },
 } as const;
 
-export type Limit = keyof typeof LIMITS;
+type Limit = keyof typeof LIMITS;
 /** One attempt of `subject` (an address, an account, …) under a limit. */
 export type Attempt = [Limit, string];
 
