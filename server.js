@@ -79,10 +79,20 @@ function servedFromFiles(pathname) {
   }
 }
 
+/** A malformed %-escape is Express's to answer (400), not a page's. */
+function decodable(pathname) {
+  try {
+    decodeURI(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The route of the app that answers an address (the deepest match), before anything is rendered. */
 function matchRoute(pathname) {
   // Remix answers its own requests: `.data` (single fetch) and `/__manifest` (lazy route discovery).
-  if (servedFromFiles(pathname) || pathname.endsWith(".data") || pathname === "/__manifest") return undefined;
+  if (servedFromFiles(pathname) || pathname.endsWith(".data") || pathname === "/__manifest" || !decodable(pathname)) return undefined;
   const match = matchRoutes(routes, pathname)?.at(-1);
   return match && { id: match.route.id, params: match.params };
 }
@@ -144,10 +154,11 @@ app.use((req, res, next) => {
   if (app$.isCrossSiteRequest(req.method, req.headers)) {
     return res.status(403).type("text/plain; charset=utf-8").send("Požiadavka z cudzej stránky bola odmietnutá.");
   }
-  // The check above has decided. Remix compares Origin with the Host header
-  // once more, and behind a proxy Host names the proxy's upstream, not the
-  // site: it gets the host of the origin that was accepted.
-  if (req.headers.origin) req.headers["x-forwarded-host"] = new URL(req.headers.origin).host;
+  // The check above has decided (and, for these methods, that Origin is a
+  // well-formed origin). Remix compares Origin with the Host header once more,
+  // and behind a proxy Host names the proxy's upstream, not the site: it gets
+  // the host of the origin that was accepted.
+  if (req.headers.origin && req.method === "POST") req.headers["x-forwarded-host"] = new URL(req.headers.origin).host;
   next();
 });
 
@@ -221,7 +232,8 @@ function validHost(host = "") {
 /** `?_data=` is Remix's data protocol from before single fetch: this app never asks for it. */
 function asksForLegacyData(url) {
   const query = url.indexOf("?");
-  return query !== -1 && /(?:^|&)_data(?:[=&]|$)/.test(url.slice(query + 1));
+  // Decoded as Remix will decode it (`%5Fdata` is `_data` too).
+  return query !== -1 && new URLSearchParams(url.slice(query + 1)).has("_data");
 }
 
 const server = createServer((req, res) => {

@@ -73,7 +73,7 @@ export const ACCOUNT_MESSAGES = {
  * overrides and isolates): never part of a name, a title or an e-mail, and
  * never sent raw to a terminal (the admin command) or into an e-mail.
  */
-const HIDDEN_CONTROL = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const HIDDEN_CONTROL = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 export function hasHiddenControls(text: string): boolean {
   return HIDDEN_CONTROL.test(text);
@@ -112,8 +112,8 @@ export const CONTENT_MAX_LENGTH = 30_000;
 export const CONTENT_MAX_TAGS = 2_000;
 export const CONTENT_MAX_DEPTH = 20;
 
-/** What one account may add (README: "Limits"): new articles, and images sent to the decoder (a refused form's included). */
-export const QUOTAS = { postsPerHour: 10, postsPerDay: 30, uploadsPerHour: 30, uploadsPerDay: 100 } as const;
+/** What one account may do (README: "Limits"): new articles, images sent to the decoder (a refused form's included), saved edits. */
+export const QUOTAS = { postsPerHour: 10, postsPerDay: 30, uploadsPerHour: 30, uploadsPerDay: 100, editsPerHour: 120 } as const;
 
 export const POST_MESSAGES = {
   titleTooLong: `Nadpis môže mať najviac ${TITLE_MAX_LENGTH} znakov.`,
@@ -129,6 +129,7 @@ export const POST_MESSAGES = {
   imageTooLarge: `Obrázok je príliš veľký: najviac ${IMAGE_MAX_SIDE.toLocaleString("sk-SK")} px na stranu a ${IMAGE_MAX_PIXELS / 1_000_000} megapixelov.`,
   imageTooLargeWhole: "Progresívny JPEG alebo prekladaný PNG takejto veľkosti nevieme spracovať. Zmenšite ho alebo ho uložte ako bežný JPEG či PNG.",
   postQuota: `Dosiahli ste limit nových článkov: najviac ${QUOTAS.postsPerHour} za hodinu a ${QUOTAS.postsPerDay} za deň. Skúste to, prosím, neskôr.`,
+  editQuota: `Dosiahli ste limit úprav: najviac ${QUOTAS.editsPerHour} uložení za hodinu. Skúste to, prosím, neskôr.`,
   uploadQuota: `Dosiahli ste limit nahraných obrázkov: najviac ${QUOTAS.uploadsPerHour} za hodinu a ${QUOTAS.uploadsPerDay} za deň. Skúste to, prosím, neskôr.`,
 } as const;
 

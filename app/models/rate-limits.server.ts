@@ -49,6 +49,10 @@ export function returnAttempts(budgets: Budget[], now: number): void {
   }
 }
 
+export function forgetAttempt(key: string): void {
+  db.delete(rateLimits).where(eq(rateLimits.key, key)).run();
+}
+
 /** Forget every counter whose key starts with `prefix` (a range of the primary key). */
 export function forgetAttemptsStartingWith(prefix: string): void {
   db.delete(rateLimits)

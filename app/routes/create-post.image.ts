@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BUSY_MESSAGE, MESSAGES } from "~/lib/rules";
-import { BusyError } from "~/services/concurrency.server";
-import { acceptImage, keepPending, readPostForm, retryAfter, withUploadSlot } from "~/services/publishing.server";
+import { BusyError, retryAfter } from "~/services/concurrency.server";
+import { acceptImage, keepPending, readPostForm, withUploadSlot } from "~/services/publishing.server";
 import { getCurrentUser } from "~/services/session.server";
 
 /**

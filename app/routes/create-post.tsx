@@ -6,8 +6,8 @@ import { ImagePicker } from "~/components/ImagePicker";
 import { TagPicker } from "~/components/TagPicker";
 import { BUSY_MESSAGE, CONTENT_MAX_LENGTH, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
-import { BusyError } from "~/services/concurrency.server";
-import { emptyValues, keptValues, publishPost, readPostForm, retryAfter, withUploadSlot, type PostFormRefusal } from "~/services/publishing.server";
+import { BusyError, retryAfter } from "~/services/concurrency.server";
+import { emptyValues, keptValues, publishPost, readPostForm, withUploadSlot, type PostFormRefusal } from "~/services/publishing.server";
 import { getCurrentUser, requireUser } from "~/services/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

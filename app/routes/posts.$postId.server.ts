@@ -1,12 +1,14 @@
 import { data, redirect } from "@remix-run/node";
 import { listHref, readListState } from "~/lib/links";
-import { canModify, CONTENT_MAX_LENGTH, contentMarkupProblem, hasHiddenControls, POST_MESSAGES, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
+import { BUSY_MESSAGE, canModify, CONTENT_MAX_LENGTH, contentMarkupProblem, hasHiddenControls, POST_MESSAGES, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
 import { deletePost, getPost, updatePost } from "~/models/posts.server";
 import { formText } from "~/services/auth.server";
+import { BusyError, retryAfter } from "~/services/concurrency.server";
 import { ContentProcessingError, excerptOf, toStoredContent } from "~/services/content.server";
 import { readForm } from "~/services/forms.server";
 import { deleteImage } from "~/services/images.server";
 import { getCurrentUser } from "~/services/session.server";
+import { editAttempts, reserve } from "~/services/throttle.server";
 
 /**
  * Save or delete an article: only its author or an admin, checked here on
@@ -39,10 +41,12 @@ export async function changePost(request: Request, postId: string) {
     if (content.length > CONTENT_MAX_LENGTH) return data({ error: POST_MESSAGES.contentTooLong, confirmDelete: false }, { status: 400 });
     const markup = contentMarkupProblem(content);
     if (markup) return data({ error: markup, confirmDelete: false }, { status: 400 });
+    if (!reserve(editAttempts(user.id))) return data({ error: POST_MESSAGES.editQuota, confirmDelete: false }, { status: 429 });
     let stored: string;
     try {
       stored = await toStoredContent(content);
     } catch (error) {
+      if (error instanceof BusyError) return data({ error: BUSY_MESSAGE, confirmDelete: false }, { status: 503, headers: retryAfter(503) });
       if (!(error instanceof ContentProcessingError)) throw error;
       console.error("Could not sanitise an edited article", error.cause);
       return data({ error: POST_MESSAGES.contentFailed, confirmDelete: false }, { status: 400 });

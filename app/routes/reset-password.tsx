@@ -5,7 +5,7 @@ import { NewPasswordFields } from "~/components/Field";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, MESSAGES, passwordProblem } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { formText } from "~/services/auth.server";
-import { BusyError } from "~/services/concurrency.server";
+import { BusyError, retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
 
@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (error instanceof BusyError) return "busy" as const;
     throw error;
   });
-  if (changed === "busy") return data({ error: BUSY_MESSAGE, invalid: [] }, { status: 503 });
+  if (changed === "busy") return data({ error: BUSY_MESSAGE, invalid: [] }, { status: 503, headers: retryAfter(503) });
   if (!changed) return data({ error: ACCOUNT_MESSAGES.resetInvalid, invalid: [] }, { status: 400 });
   return redirect("/signinsignup?passwordChanged", 303);
 }

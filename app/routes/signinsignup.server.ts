@@ -1,12 +1,12 @@
 import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/links";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, DISPLAY_NAME_MAX_LENGTH, hasHiddenControls, MESSAGES, passwordProblem } from "~/lib/rules";
-import { createUser, normaliseEmail } from "~/models/users.server";
+import { createUser } from "~/models/users.server";
 import { authenticator, formText, hashPassword, SignInFailure } from "~/services/auth.server";
 import { BusyError } from "~/services/concurrency.server";
 import { queuePasswordReset } from "~/services/password-reset.server";
 import { startSession } from "~/services/session.server";
-import { release, reserve, signInAttempts } from "~/services/throttle.server";
+import { release, reserve, resetAttempts, signInAttempts, subject, type Attempt } from "~/services/throttle.server";
 
 type Intent = "signin" | "register" | "forgot";
 type FieldName = "displayName" | "email" | "password" | "confirmPassword";
@@ -28,7 +28,7 @@ export async function signIn(request: Request, form: FormData, clientAddress: st
   const email = formText(form, "email").trim();
   const values = { email };
   // Reserved before the password is hashed, so parallel guesses cannot pass the gate together.
-  const attempts = signInAttempts(normaliseEmail(email), clientAddress);
+  const attempts = signInAttempts(email, clientAddress);
   if (!reserve(attempts)) return refuse("signin", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], values);
   try {
     const user = await authenticator.authenticate("form", request);
@@ -61,14 +61,15 @@ export async function register(form: FormData, clientAddress: string): Promise<A
   if (!isEmail(email)) return fail(400, MESSAGES.badCredentials, ["email"]);
   const problem = passwordProblem(password, confirmPassword);
   if (problem) return fail(400, problem, problem === MESSAGES.passwordsDiffer ? ["password", "confirmPassword"] : ["password"]);
-  if (!reserve([["registerPerAddress", clientAddress]])) return fail(429, ACCOUNT_MESSAGES.tooManyAttempts, []);
+  const registration: Attempt[] = [["registerPerAddress", subject(clientAddress)]];
+  if (!reserve(registration)) return fail(429, ACCOUNT_MESSAGES.tooManyAttempts, []);
 
   let passwordHash: string;
   try {
     passwordHash = await hashPassword(password);
   } catch (error) {
     if (!(error instanceof BusyError)) throw error;
-    release([["registerPerAddress", clientAddress]]);
+    release(registration);
     return fail(503, BUSY_MESSAGE, []);
   }
   const user = createUser({ displayName, email, passwordHash });
@@ -79,7 +80,7 @@ export async function register(form: FormData, clientAddress: string): Promise<A
 export async function forgotPassword(form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
   const email = formText(form, "email").trim();
   if (!email) return refuse("forgot", 400, MESSAGES.emailRequired, ["email"], { email });
-  if (!reserve([["resetPerAddress", clientAddress], ["resetPerAccount", normaliseEmail(email)]])) {
+  if (!reserve(resetAttempts(email, clientAddress))) {
     return refuse("forgot", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], { email });
   }
   // Queued, not done here: the answer takes the same time, and says the same, whether or not the account exists.

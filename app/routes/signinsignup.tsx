@@ -7,6 +7,7 @@ import { CloseIcon } from "~/components/Icons";
 import { safeRedirect } from "~/lib/links";
 import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH, MESSAGES } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
+import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { getCurrentUser } from "~/services/session.server";
 import { forgotPassword, register, signIn, type AccountFormResult } from "./signinsignup.server";
@@ -27,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   else if (intent === "forgot") result = await forgotPassword(form, context.clientAddress);
   else result = { intent: "signin", status: 400, error: MESSAGES.badCredentials, invalid: [], values: {} };
   if (result instanceof Response) return result;
-  return data(result, { status: result.status });
+  return data(result, { status: result.status, headers: retryAfter(result.status) });
 }
 
 type Mode = "signin" | "register";

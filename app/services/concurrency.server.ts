@@ -5,6 +5,11 @@ export class BusyError extends Error {
   }
 }
 
+/** A 503 says when to come back; anything else says nothing more. */
+export function retryAfter(status: number): Record<string, string> {
+  return status === 503 ? { "Retry-After": "5" } : {};
+}
+
 /**
  * Run at most `running` jobs of one kind at a time, with at most `waiting`
  * more in line; beyond that `run` throws BusyError at once. Used for the

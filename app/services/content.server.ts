@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { IOptions } from "sanitize-html";
 import { BR_TAG } from "~/lib/rules";
+import { BusyError } from "./concurrency.server";
 import { createWorkerPool } from "./worker-pool.server";
 
 // The spec's allow-list: these tags and no attributes at all. Other tags are
@@ -28,13 +29,20 @@ const sanitizer = createWorkerPool<string, string>({
   resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
 });
 
+/** A burst of saves waits its turn up to here (each job is at most 30 KB of text); beyond, "busy". */
+const MAX_WAITING = 32;
+
 /** Content could not be sanitised: it took too long or its worker failed (`cause` says which). */
 export class ContentProcessingError extends Error {
   override name = "ContentProcessingError";
 }
 
-/** Sanitise HTML to the allowed tags, no attributes, line breaks as `<br/>`. */
+/**
+ * Sanitise HTML to the allowed tags, no attributes, line breaks as `<br/>`.
+ * Rejects with BusyError when too many wait, ContentProcessingError when it fails.
+ */
 export async function sanitizeContent(html: string): Promise<string> {
+  if (sanitizer.load.waiting >= MAX_WAITING) throw new BusyError("sanitiser");
   const clean = await sanitizer.run(html).catch((error: unknown) => {
     throw new ContentProcessingError("could not sanitise content", { cause: error });
   });

@@ -110,11 +110,6 @@ export async function acceptImage(userId: string, bytes: Uint8Array): Promise<St
   }
 }
 
-/** A 503 says when to come back; anything else says nothing more. */
-export function retryAfter(status: number): Record<string, string> {
-  return status === 503 ? { "Retry-After": "5" } : {};
-}
-
 const uploadBodies = createLimiter("upload", { running: 12, waiting: 64 });
 const uploadsOfAccount = new Map<string, number>();
 const UPLOADS_AT_ONCE_PER_ACCOUNT = 2;
@@ -122,8 +117,9 @@ const UPLOADS_AT_ONCE_PER_ACCOUNT = 2;
 /**
  * Read and handle an upload (a body of up to 2 MB, held until its image is
  * stored) while only a few are in memory at once, at most two per account;
- * the rest wait unread, which costs nothing. Throws BusyError when too many
- * wait (answer 503).
+ * the rest wait unread (holding no memory, though the server's two-minute
+ * limit on a request keeps running). Throws BusyError when too many wait
+ * (answer 503).
  */
 export async function withUploadSlot<T>(userId: string, job: () => Promise<T>): Promise<T> {
   const mine = uploadsOfAccount.get(userId) ?? 0;
@@ -164,7 +160,7 @@ function checkText(input: PostFormInput, hasImage: boolean): { error: string; in
   if (input.tags.length === 0) missing.push("tags");
   if (missing.length > 0) return { error: MESSAGES.createFieldsMissing, invalid: missing, status: 400 };
   if (input.title.trim().length > TITLE_MAX_LENGTH) return { error: POST_MESSAGES.titleTooLong, invalid: ["title"], status: 400 };
-  if (hasHiddenControls(input.title)) return { error: POST_MESSAGES.titleControls, invalid: ["title"], status: 400 };
+  if (hasHiddenControls(input.title.trim())) return { error: POST_MESSAGES.titleControls, invalid: ["title"], status: 400 };
   if (input.content.length > CONTENT_MAX_LENGTH) return { error: POST_MESSAGES.contentTooLong, invalid: ["content"], status: 400 };
   const markup = contentMarkupProblem(input.content);
   if (markup) return { error: markup, invalid: ["content"], status: 400 };
@@ -198,9 +194,14 @@ export async function publishPost(userId: string, input: PostFormInput): Promise
 
   const quota = newPostAttempts(userId);
   if (!reserve(quota)) return refuse(429, POST_MESSAGES.postQuota, []);
-  const published = await publishChecked(userId, input, pending, refuse);
-  if (!("id" in published)) release(quota);
-  return published;
+  let published: { id: string } | PostFormRefusal | undefined;
+  try {
+    published = await publishChecked(userId, input, pending, refuse);
+    return published;
+  } finally {
+    // Only a published article counts.
+    if (!published || !("id" in published)) release(quota);
+  }
 }
 
 /** The rest of publishPost, once the form is complete and the author within the quota. */
@@ -214,6 +215,7 @@ async function publishChecked(
   try {
     content = await toStoredContent(input.content);
   } catch (error) {
+    if (error instanceof BusyError) return refuse(503, BUSY_MESSAGE, []);
     if (!(error instanceof ContentProcessingError)) throw error;
     console.error("Could not sanitise a new article", error.cause);
     return refuse(400, POST_MESSAGES.contentFailed, ["content"]);

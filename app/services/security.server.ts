@@ -47,7 +47,7 @@ export const IMAGE_HEADERS = {
   "Content-Disposition": "inline",
 } as const;
 
-/** How long a browser may keep an anonymous page; see pageCacheHeaders. */
+/** How long a browser may keep an anonymous page; see pageCacheControl. */
 const ANONYMOUS_PAGE_MAX_AGE = 60;
 
 /**

@@ -1,5 +1,7 @@
 import { QUOTAS } from "~/lib/rules";
-import { forgetAttemptsStartingWith, purgeOldAttempts, returnAttempts, takeAttempts, type Budget } from "~/models/rate-limits.server";
+import { createHash } from "node:crypto";
+import { normaliseEmail } from "~/models/users.server";
+import { forgetAttempt, forgetAttemptsStartingWith, purgeOldAttempts, returnAttempts, takeAttempts, type Budget } from "~/models/rate-limits.server";
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -24,6 +26,7 @@ export const LIMITS = {
   postsPerAccountPerDay: { max: QUOTAS.postsPerDay, windowMs: DAY },
   uploadsPerAccountPerHour: { max: QUOTAS.uploadsPerHour, windowMs: HOUR },
   uploadsPerAccountPerDay: { max: QUOTAS.uploadsPerDay, windowMs: DAY },
+  editsPerAccountPerHour: { max: QUOTAS.editsPerHour, windowMs: HOUR },
 } as const;
 
 type Limit = keyof typeof LIMITS;
@@ -31,8 +34,16 @@ type Limit = keyof typeof LIMITS;
 export type Attempt = [Limit, string];
 
 function budgets(attempts: Attempt[]): Budget[] {
-  // Subjects end with "|" so that one account's keys never prefix another's.
-  return attempts.map(([limit, subject]) => ({ key: `${limit}:${subject}|`, ...LIMITS[limit] }));
+  return attempts.map(([limit, subject]) => ({ key: `${limit}:${subject}`, ...LIMITS[limit] }));
+}
+
+/**
+ * What a counter is keyed by: a digest of an account's e-mail (as typed,
+ * normalised) or of an address, so that a key is short whatever was sent
+ * and one account's keys never begin with another's.
+ */
+export function subject(value: string): string {
+  return createHash("sha256").update(value).digest("base64url").slice(0, 22);
 }
 
 /**
@@ -50,22 +61,32 @@ export function release(attempts: Attempt[], now = Date.now()): void {
   returnAttempts(budgets(attempts), now);
 }
 
-/** The attempts a sign-in for `account` from `address` reserves. */
-export function signInAttempts(account: string, address: string): Attempt[] {
+/** The attempts a sign-in with `email` from `address` reserves. */
+export function signInAttempts(email: string, address: string): Attempt[] {
+  const account = subject(normaliseEmail(email));
   return [
-    ["signinFailuresPerAddress", address],
-    ["signinFailuresPerAccountFromAddress", `${account}|${address}`],
+    ["signinFailuresPerAddress", subject(address)],
+    ["signinFailuresPerAccountFromAddress", `${account} ${subject(address)}`],
     ["signinFailuresPerAccount", account],
   ];
 }
 
-/** Lift every sign-in limit of an account (after its owner proved it by a password reset). */
-export function clearSignInLimits(account: string): void {
-  forgetAttemptsStartingWith(`signinFailuresPerAccountFromAddress:${account}|`);
-  forgetAttemptsStartingWith(`signinFailuresPerAccount:${account}|`);
+/** The attempts a password-reset request for `email` from `address` reserves. */
+export function resetAttempts(email: string, address: string): Attempt[] {
+  return [
+    ["resetPerAddress", subject(address)],
+    ["resetPerAccount", subject(normaliseEmail(email))],
+  ];
 }
 
-/** A new article of an account, against its hourly and daily quota. */
+/** Lift every sign-in limit of an account (after its owner proved it by a password reset). */
+export function clearSignInLimits(email: string): void {
+  const account = subject(normaliseEmail(email));
+  forgetAttemptsStartingWith(`signinFailuresPerAccountFromAddress:${account} `);
+  forgetAttempt(`signinFailuresPerAccount:${account}`);
+}
+
+/** A new article of an account (its id), against its hourly and daily quota. */
 export function newPostAttempts(userId: string): Attempt[] {
   return [
     ["postsPerAccountPerHour", userId],
@@ -79,4 +100,9 @@ export function uploadAttempts(userId: string): Attempt[] {
     ["uploadsPerAccountPerHour", userId],
     ["uploadsPerAccountPerDay", userId],
   ];
+}
+
+/** A saved edit of an account (each is sanitised and empties the page cache), against its hourly quota. */
+export function editAttempts(userId: string): Attempt[] {
+  return [["editsPerAccountPerHour", userId]];
 }

@@ -129,7 +129,9 @@ describe("throttles hold under concurrency", () => {
     expect(answers.every((a) => a.status === 400 || a.status === 503)).toBe(true);
     // One hash running and at most 40 waiting: the rest is told at once.
     expect(busy.length).toBe(counts[503]);
-    expect(Math.max(...busy.map((a) => a.ms))).toBeLessThan(500);
+    // At once: not after a turn in the queue (41 hashes, about 5 s), though 300 requests arriving together share one event loop.
+    console.log(`slowest "busy" answer: ${Math.max(...busy.map((a) => a.ms)).toFixed(0)} ms on the server`);
+    expect(Math.max(...busy.map((a) => a.ms))).toBeLessThan(2_000);
     expect(p99).toBeLessThan(200);
   }, 60_000);
 });
@@ -147,6 +149,16 @@ describe("behind a reverse proxy", () => {
   it("accepts a form posted to the public host from its own origin", async () => {
     expect((await proxied(PUBLIC_URL)).response.status).toBe(400);
     expect((await proxied(PUBLIC_URL, { "Sec-Fetch-Site": "same-origin" })).response.status).toBe(400);
+  });
+
+  it("never answers 500 to a junk Origin on a page that is only read", async () => {
+    for (const path of ["/signinsignup", "/create-post", "/tags.json", "/posts.data", "/posts"]) {
+      for (const origin of ["null", "not an origin", "https://a, https://b"]) {
+        const response = await fetch(`${server.url}${path}`, { headers: { Origin: origin } });
+        await response.arrayBuffer();
+        expect(response.status, `${path} with Origin ${origin}`).toBeLessThan(500);
+      }
+    }
   });
 
   it("refuses other origins with 403, never 500", async () => {
@@ -168,7 +180,7 @@ describe("what reaches the log", () => {
     // Lines are written once per turn of the event loop: let earlier ones out first.
     await new Promise((r) => setTimeout(r, 100));
     const before = server.output().length;
-    const probes = ["/posts?_data=routes/posts", "/posts?_data=root", "/?_data=", "/nie-je-tu/x", "/posts/neexistuje", "/x.php", "/posts?tag=x&_data=routes%2Fposts"];
+    const probes = ["/posts?_data=routes/posts", "/posts?_data=root", "/?_data=", "/posts?%5Fdata=routes%2Fposts", "/nie-je-tu/x", "/posts/neexistuje", "/x.php", "/posts?tag=x&_data=routes%2Fposts", "/%zz"];
     for (const probe of probes) {
       const response = await fetch(`${server.url}${probe}`);
       await response.text();
@@ -277,6 +289,17 @@ describe("control characters in names and titles", () => {
   });
 });
 
+describe("throttle counters", () => {
+  it("stay small whatever e-mail a sign-in or reset sends", async () => {
+    const huge = `${"x".repeat(200_000)}@example.com`;
+    const client = new Client(server.url);
+    expect((await client.post("/signinsignup", { intent: "signin", email: huge, password: "zle-heslo-123" })).response.status).toBe(400);
+    expect((await client.post("/signinsignup", { intent: "forgot", email: huge })).response.status).toBe(303);
+    const longest = readDatabase(server.databasePath, (db) => (db.prepare("SELECT max(length(key)) AS n FROM rate_limits").get() as { n: number }).n);
+    expect(longest).toBeLessThan(100);
+  });
+});
+
 describe("forgot password", () => {
   it("answers in the same time whether or not the account exists (200 tries)", async () => {
     // Five requests per account per hour are allowed: 20 accounts give 100 answered tries.
@@ -382,5 +405,16 @@ describe("images and article bodies are bounded before the expensive work", () =
     const over = await submit(author.client, postForm("Jeden navyše", "Text.", photo));
     expect(over).toMatchObject({ status: 429, error: POST_MESSAGES.postQuota });
     expect((await submit(other.client, postForm("Iný autor", "Text.", photo))).status).toBe(303);
+  }, 60_000);
+
+  it(`lets an account save ${QUOTAS.editsPerHour} edits an hour, then says so`, async () => {
+    const { client } = await registerUser(server.url);
+    const id = (await publish(client, "Často upravovaný"))!;
+    for (let i = 0; i < QUOTAS.editsPerHour; i++) {
+      expect((await client.post(`/posts/${id}`, { intent: "save", title: `Úprava ${i}`, content: "Text." })).response.status).toBe(303);
+    }
+    const over = await client.post(`/posts/${id}`, { intent: "save", title: "Jedna navyše", content: "Text." });
+    expect(over.response.status).toBe(429);
+    expect(over.doc.querySelector(".form-error")?.text).toBe(POST_MESSAGES.editQuota);
   }, 60_000);
 });
