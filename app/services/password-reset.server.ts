@@ -69,9 +69,18 @@ export function queuePasswordReset(email: string): void {
   draining ??= setTimeout(drain, QUEUE_TICK_MS);
 }
 
+/** A mail service that does not answer must not hold up the resets behind it. */
+const SEND_TIMEOUT_MS = 15_000;
+
 async function drain(): Promise<void> {
   for (let email = queue.shift(); email !== undefined; email = queue.shift()) {
-    await sendResetLink(email).catch((error) => console.error("Password reset request failed", error));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from the mail service in ${SEND_TIMEOUT_MS / 1000} s`)), SEND_TIMEOUT_MS).unref();
+    });
+    await Promise.race([sendResetLink(email), timeout])
+      .catch((error) => console.error("Password reset request failed", error))
+      .finally(() => clearTimeout(timer));
   }
   draining = undefined;
 }
