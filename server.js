@@ -232,7 +232,7 @@ function validHost(host = "") {
 /** `?_data=` is Remix's data protocol from before single fetch: this app never asks for it. */
 function asksForLegacyData(url) {
   const query = url.indexOf("?");
-  // Decoded as Remix will decode it (`%5Fdata` is `_data` too).
+  // Decoded as Remix will decode it (`%5Fdata` and `_%64ata` are `_data` too).
   return query !== -1 && new URLSearchParams(url.slice(query + 1)).has("_data");
 }
 

@@ -80,35 +80,46 @@ export async function pageKey(
   matchRoute: (pathname: string) => RouteMatch | undefined,
 ): Promise<CachedPage | null> {
   if (method !== "GET" && method !== "HEAD") return null;
-  const page = cacheablePage(url, matchRoute);
+  let page = cacheablePage(url, matchRoute);
   if (!page) return null;
   const signedIn = Boolean(cookie?.includes("dejiny_session="));
   const user = signedIn ? await getCurrentUser(new Request(url, { headers: { cookie: cookie! } })) : null;
   const reader = user ? `${user.id}:${user.isAdmin ? "admin" : "user"}` : "visitor";
+  // An article whose page is cached exists (every write empties the cache): only a miss asks the database.
+  if (page.articleId !== undefined && !entries.has(`${reader} ${page.key}`) && !postExists(page.articleId)) page = missingArticle(url);
   return { key: `${reader} ${page.key}`, status: page.status, renderUrl: page.renderUrl, signedIn };
 }
 
 const ARTICLE_PATH = /^\/posts\/([\w-]+)$/;
 
-function cacheablePage(url: URL, matchRoute: (pathname: string) => RouteMatch | undefined): Omit<CachedPage, "signedIn"> | null {
-  const list = readListState(url.searchParams);
-  const search = listSearch(list);
-  // A missing article's page shows only the list's tag and limit: one entry for each list, whatever id was asked for.
-  const missingArticle = { key: `404 /posts${search}`, status: 404 as const, renderUrl: new URL(`/posts/-${search}`, url) };
+type Page = Omit<CachedPage, "signedIn"> & { articleId?: string };
+
+/** A missing article's page shows only the list's tag and limit: one entry for each list, whatever id was asked for. */
+function missingArticle(url: URL): Page {
+  const search = listSearch(readListState(url.searchParams));
+  return { key: `404 /posts${search}`, status: 404, renderUrl: new URL(`/posts/-${search}`, url) };
+}
+
+function onlyListParams(params: URLSearchParams): boolean {
+  for (const name of params.keys()) if (!CACHEABLE_PARAMS.has(name)) return false;
+  return true;
+}
+
+function cacheablePage(url: URL, matchRoute: (pathname: string) => RouteMatch | undefined): Page | null {
   if (CACHEABLE_PATH.test(url.pathname)) {
     const articleId = ARTICLE_PATH.exec(url.pathname)?.[1];
-    if (articleId !== undefined && !postExists(articleId)) return missingArticle;
-    // Otherwise only canonical addresses (a known tag, a whole number of pages),
-    // so junk values can neither fill the cache nor push real pages out of it.
-    for (const name of url.searchParams.keys()) if (!CACHEABLE_PARAMS.has(name)) return null;
-    if (list.unknownTag || `?${url.searchParams}` !== (search || "?")) return null;
-    return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url };
+    // Only canonical addresses (a known tag, a whole number of pages), so
+    // junk values can neither fill the cache nor push real pages out of it.
+    const list = readListState(url.searchParams);
+    const canonical = onlyListParams(url.searchParams) && !list.unknownTag && `?${url.searchParams}` === (listSearch(list) || "?");
+    if (canonical) return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url, articleId };
+    return articleId !== undefined && !postExists(articleId) ? missingArticle(url) : null;
   }
   const route = matchRoute(url.pathname);
   // Every unknown address gets the same page.
   if (route?.id === "routes/$") return { key: "404", status: 404, renderUrl: new URL("/404", url) };
   // An article's address written otherwise (%-escapes, a trailing slash).
-  if (route?.id === "routes/posts.$postId" && !postExists(route.params.postId ?? "")) return missingArticle;
+  if (route?.id === "routes/posts.$postId" && !postExists(route.params.postId ?? "")) return missingArticle(url);
   return null;
 }
 
