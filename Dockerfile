@@ -21,7 +21,7 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATABASE_PATH=/data/dejiny.db \
     UPLOADS_DIR=/data/uploads
-COPY --from=build /app/package.json /app/server.js ./
+COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/drizzle ./drizzle
@@ -34,4 +34,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # What `npm start` runs once the build exists (the flags are package.json's config.nodeFlags).
-CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=4", "server.js"]
+CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=4", "build/http/index.js"]

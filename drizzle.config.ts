@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./app/models/schema.server.ts",
+  schema: "./app/db/schema.server.ts",
   out: "./drizzle",
 });

@@ -5,21 +5,14 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
-import { pageCacheControl } from "~/services/security.server";
+import { pageCacheControl } from "~/lib/cache-control";
 import { hasSessionCookie } from "~/services/session.server";
 
-// server.js reaches these through build.entry.module, so the HTTP glue and the
-// app share one configuration, one database handle and one start-up routine.
-export { env } from "~/services/env.server";
-export { sqlite } from "~/services/db.server";
-export { startup } from "~/services/startup.server";
-export { VARIANT_FILE } from "~/lib/images";
-export { isCrossSiteRequest } from "~/services/csrf.server";
+// The HTTP server (server/) reaches the app through this one object; the
+// commands (scripts/run-in-build.js) through the three below it.
+export { appForServer } from "~/server-interface.server";
 export { runAdminCommand } from "~/services/admin.server";
 export { runBackup, runRestore } from "~/services/backup.server";
-export { IMAGE_HEADERS, newNonce, pageCacheControl, securityHeaders } from "~/services/security.server";
-export { logRequest, requestInfo } from "~/services/request-log.server";
-export { getPage, NONCE_PLACEHOLDER, pageKey, pageVersion, renderPage, storePage } from "~/services/page-cache.server";
 
 const ABORT_DELAY = 5_000;
 

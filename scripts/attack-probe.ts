@@ -56,7 +56,7 @@ async function startServer(extraEnv: Record<string, string> = {}): Promise<Serve
   const dir = mkdtempSync(path.join(tmpdir(), "dejiny-probe-"));
   const databasePath = path.join(dir, "data", "dejiny.db");
   const uploadsDir = path.join(dir, "uploads");
-  const child = spawn(process.execPath, [...serverConfig.nodeFlags.split(" "), "server.js"], {
+  const child = spawn(process.execPath, [...serverConfig.nodeFlags.split(" "), "build/http/index.js"], {
     cwd: root,
     env: {
       PATH: process.env.PATH,

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { db } from "~/services/db.server";
-import { appMeta } from "./schema.server";
+import { db } from "~/db/connection.server";
+import { appMeta } from "~/db/schema.server";
 
 export function getMeta(key: string): string | undefined {
   return db.select().from(appMeta).where(eq(appMeta.key, key)).get()?.value;

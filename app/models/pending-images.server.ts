@@ -1,6 +1,6 @@
 import { and, eq, lt } from "drizzle-orm";
-import { db } from "~/services/db.server";
-import { pendingImages } from "./schema.server";
+import { db } from "~/db/connection.server";
+import { pendingImages } from "~/db/schema.server";
 
 export type PendingImage = typeof pendingImages.$inferSelect;
 

@@ -1,8 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import { db } from "~/services/db.server";
-import { invalidatePages } from "~/services/page-cache.server";
-import { pendingImages, posts, postTags, users } from "./schema.server";
+import { db } from "~/db/connection.server";
+import { pendingImages, posts, postTags, users } from "~/db/schema.server";
 
 const cardColumns = {
   id: posts.id,
@@ -109,7 +108,6 @@ export function insertPost(post: NewPost): string {
       .run();
     for (const tag of post.tags) tx.insert(postTags).values({ postId: id, tag, createdAt }).run();
   });
-  invalidatePages();
   return id;
 }
 
@@ -127,13 +125,11 @@ export function updatePost(id: string, change: { title: string; content: string;
     .set({ ...change, updatedAt: Date.now() })
     .where(eq(posts.id, id))
     .run();
-  invalidatePages();
 }
 
 /** Delete a post (its tags go with it); returns its image key, to remove the files. */
 export function deletePost(id: string): string | undefined {
   const image = db.delete(posts).where(eq(posts.id, id)).returning({ image: posts.image }).get()?.image;
-  invalidatePages();
   return image;
 }
 

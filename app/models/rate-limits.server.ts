@@ -1,6 +1,6 @@
 import { and, eq, gt, gte, lt, sql } from "drizzle-orm";
-import { db } from "~/services/db.server";
-import { rateLimits } from "./schema.server";
+import { db } from "~/db/connection.server";
+import { rateLimits } from "~/db/schema.server";
 
 export type Budget = { key: string; max: number; windowMs: number };
 

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { db } from "~/services/db.server";
-import { passwordResetTokens } from "./schema.server";
+import { db } from "~/db/connection.server";
+import { passwordResetTokens } from "~/db/schema.server";
 
 export function insertResetToken(token: typeof passwordResetTokens.$inferInsert): void {
   db.insert(passwordResetTokens).values(token).run();

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
-import { db } from "~/services/db.server";
-import { sessions, users } from "./schema.server";
+import { db } from "~/db/connection.server";
+import { sessions, users } from "~/db/schema.server";
 
 export function insertSession(session: typeof sessions.$inferInsert): void {
   db.insert(sessions).values(session).run();

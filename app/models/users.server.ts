@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import { db } from "~/services/db.server";
-import { users } from "./schema.server";
+import { db } from "~/db/connection.server";
+import { users } from "~/db/schema.server";
 
 export type User = typeof users.$inferSelect;
 

@@ -1,4 +1,4 @@
-import { sqlite } from "~/services/db.server";
+import { sqlite } from "~/db/connection.server";
 
 /** For the container's HEALTHCHECK: 200 while the database answers. */
 export async function loader() {

@@ -22,7 +22,7 @@ import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
 import { errorSummary } from "~/lib/errors";
 import type { loader as rootLoader } from "~/root";
-import { env } from "~/services/env.server";
+import { env } from "~/config/env.server";
 import { changePost } from "./posts.$postId.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {

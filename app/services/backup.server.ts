@@ -1,9 +1,9 @@
 import Database from "better-sqlite3";
-import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { VARIANT_FILE } from "~/lib/images";
-import { sqlite } from "./db.server";
-import { env } from "./env.server";
+import { migrateDatabase, sqlite } from "~/db/connection.server";
+import { env } from "~/config/env.server";
 
 type Report = { code: number; output: string };
 
@@ -54,8 +54,11 @@ export async function runBackup(target: string | undefined): Promise<Report> {
 }
 
 /**
- * `npm run restore -- <source>`: put a backup back. Run it with the site
- * stopped. The current database and images are kept beside the restored
+ * `npm run restore -- <source>`: put a backup back, with the site running
+ * or stopped. The database is replaced page by page through SQLite's backup
+ * API, in one transaction: a running site goes on serving the old articles
+ * until the moment it commits, then the restored ones (its page cache sees
+ * the change). The current database and images are kept beside the restored
  * ones (suffix .before-restore-<time>) until you remove them.
  */
 export async function runRestore(source: string | undefined): Promise<Report> {
@@ -63,24 +66,25 @@ export async function runRestore(source: string | undefined): Promise<Report> {
   const folder = path.resolve(source);
   const databaseFile = path.join(folder, "dejiny.db");
   if (!(await stat(databaseFile).catch(() => null))) return { code: 1, output: `${databaseFile} does not exist.` };
-  const check = new Database(databaseFile, { readonly: true });
-  const integrity = check.pragma("integrity_check", { simple: true });
-  check.close();
-  if (integrity !== "ok") return { code: 1, output: `The backup's database is damaged (integrity_check: ${integrity}); nothing was changed.` };
+  const backup = new Database(databaseFile, { readonly: true });
+  try {
+    const integrity = backup.pragma("integrity_check", { simple: true });
+    if (integrity !== "ok") return { code: 1, output: `The backup's database is damaged (integrity_check: ${integrity}); nothing was changed.` };
 
-  // This process opened the live database on start: close it before replacing it.
-  sqlite.close();
-  const suffix = `.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-  for (const file of [env.databasePath, `${env.databasePath}-wal`, `${env.databasePath}-shm`]) {
-    if (await stat(file).catch(() => null)) await rename(file, `${file}${suffix}`);
+    const suffix = `.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    await sqlite.backup(`${env.databasePath}${suffix}`);
+    await copyImages(env.uploadsDir, `${env.uploadsDir}${suffix}`);
+    // The restored articles' images first, so that none is missing once the database switches.
+    const images = await copyImages(path.join(folder, "uploads"), env.uploadsDir);
+    await backup.backup(env.databasePath);
+    migrateDatabase();
+    return {
+      code: 0,
+      output:
+        `Restored the database and ${images} image files from ${folder}. The previous ones are kept with the suffix ${suffix}. ` +
+        "Image files only the previous database used are removed at the next start.",
+    };
+  } finally {
+    backup.close();
   }
-  if (await stat(env.uploadsDir).catch(() => null)) await rename(env.uploadsDir, `${env.uploadsDir}${suffix}`);
-  await mkdir(path.dirname(env.databasePath), { recursive: true });
-  await copyFile(databaseFile, env.databasePath);
-  const images = await copyImages(path.join(folder, "uploads"), env.uploadsDir);
-  await rm(`${env.databasePath}-journal`, { force: true });
-  return {
-    code: 0,
-    output: `Restored the database and ${images} image files from ${folder}. The previous ones are kept with the suffix ${suffix}.`,
-  };
 }

@@ -4,7 +4,7 @@ import { insertPost } from "~/models/posts.server";
 import { ensureAuthorWithoutLogin } from "~/models/users.server";
 import { excerptOf, toStoredContent } from "./content.server";
 import { storeImage } from "./images.server";
-import { projectPath } from "./paths.server";
+import { projectPath } from "~/config/paths.server";
 
 type DemoArticle = { title: string; content: string; tags: string[]; image: string; daysAgo: number };
 

@@ -5,7 +5,7 @@ import type { Sharp, SharpOptions } from "sharp";
 import { IMAGE_FORMATS, IMAGE_WIDTHS, VARIANT_FILE, type ImageFormat, type ImageWidth } from "~/lib/images";
 import { IMAGE_MAX_PIXELS } from "~/lib/rules";
 import { createLimiter } from "./concurrency.server";
-import { env } from "./env.server";
+import { env } from "~/config/env.server";
 
 /**
  * One image at a time for the whole process: decoding takes tens of MB and a

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Resend } from "resend";
 import { showHiddenControls } from "~/lib/rules";
-import { env } from "./env.server";
+import { env } from "~/config/env.server";
 
 export type Mail = { to: string; subject: string; text: string; html: string };
 

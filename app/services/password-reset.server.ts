@@ -3,7 +3,7 @@ import { consumeResetToken, findUsableResetToken, insertResetToken } from "~/mod
 import { showHiddenControls } from "~/lib/rules";
 import { getUserByEmail, getUserById, setPasswordHash } from "~/models/users.server";
 import { hashPassword } from "./auth.server";
-import { env } from "./env.server";
+import { env } from "~/config/env.server";
 import { sendMail } from "./mail.server";
 import { endAllSessionsOf } from "./session.server";
 import { clearSignInLimits } from "./throttle.server";

@@ -9,7 +9,7 @@ import {
   purgeExpiredSessions,
   type SessionUser,
 } from "~/models/sessions.server";
-import { env } from "./env.server";
+import { env } from "~/config/env.server";
 import { noteUser } from "./request-log.server";
 
 const HOUR = 60 * 60 * 1000;

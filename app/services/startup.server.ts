@@ -1,7 +1,7 @@
 import { getMeta, setMeta } from "~/models/meta.server";
 import { countPosts, referencedImageKeys } from "~/models/posts.server";
 import { seedDemoContent } from "./demo.server";
-import { env } from "./env.server";
+import { env } from "~/config/env.server";
 import { removeOrphanImages } from "./images.server";
 import { removeStalePendingImages } from "./publishing.server";
 

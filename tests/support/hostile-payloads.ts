@@ -330,7 +330,7 @@ export const PRIVATE_FILES: readonly string[] = [
   "/%2e%2e%2fpackage.json",
   "/..%5Cpackage.json",
   "/uploads/",
-  "/app/services/env.server.ts",
+  "/app/config/env.server.ts",
   "/node_modules/.package-lock.json",
   "/tags.json/../../package.json",
   "/img/../../package.json",

@@ -18,14 +18,14 @@ export type RunningServer = {
 };
 
 /**
- * Start the built server (`node server.js`, as `npm start` and the image do)
+ * Start the built server (`node build/http/index.js`, as `npm start` and the image do)
  * on a free port, with its database and images in a fresh temporary folder.
  */
 export async function startServer(extraEnv: Record<string, string> = {}, dataDir?: string): Promise<RunningServer> {
   const dir = dataDir ?? mkdtempSync(path.join(tmpdir(), "dejiny-test-"));
   const databasePath = path.join(dir, "data", "dejiny.db");
   const uploadsDir = path.join(dir, "uploads");
-  const child = spawn(process.execPath, [...NODE_FLAGS, "server.js"], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, "build/http/index.js"], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
@@ -78,10 +78,10 @@ export async function startServer(extraEnv: Record<string, string> = {}, dataDir
   };
 }
 
-/** Run `node server.js` to its exit and return what it printed (for start-up errors). */
+/** Run `node build/http/index.js` to its exit and return what it printed (for start-up errors). */
 export function runServerExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, "server.js"], { cwd: root, env: { PATH: process.env.PATH, ...env } as unknown as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [...NODE_FLAGS, "build/http/index.js"], { cwd: root, env: { PATH: process.env.PATH, ...env } as unknown as NodeJS.ProcessEnv });
     let output = "";
     child.stdout.on("data", (c) => (output += c));
     child.stderr.on("data", (c) => (output += c));

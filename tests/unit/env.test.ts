@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, readEnv } from "~/services/env.server";
+import { EnvError, readEnv } from "~/config/env.server";
 
 describe("readEnv", () => {
   it("has defaults that run the site locally", () => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { BUSY_MESSAGE, MESSAGES, POST_MESSAGES, QUOTAS } from "~/lib/rules";
-import { env } from "~/services/env.server";
+import { env } from "~/config/env.server";
 import { acceptImage } from "~/services/publishing.server";
 import { jpegHeader, pngHeader } from "../support/image-bytes";
 import { makeImage, makePngBomb } from "../support/images";

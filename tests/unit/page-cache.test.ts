@@ -1,6 +1,14 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { getPage, invalidatePages, NONCE_PLACEHOLDER, pageVersion, renderPage, storePage } from "~/services/page-cache.server";
+import { NONCE_PLACEHOLDER, PageStore, renderPage } from "../../server/page-cache";
+
+// The database's data stamp, as the app reports it: a write gives it a new value.
+let stamp = 0;
+const pages = new PageStore(() => stamp);
+const invalidatePages = () => stamp++;
+const pageVersion = () => pages.version();
+const storePage = pages.store.bind(pages);
+const getPage = pages.get.bind(pages);
 
 const html = (n: number) =>
   `<!DOCTYPE html><html><head><script nonce="${NONCE_PLACEHOLDER}">a()</script></head><body>${"<p>Veľká Morava</p>".repeat(n)}` +

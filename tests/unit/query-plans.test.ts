@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readerQueries } from "~/models/posts.server";
-import { sqlite } from "~/services/db.server";
+import { sqlite } from "~/db/connection.server";
 
 /** SQLite's plan for a query, one line per step. */
 function plan(query: { toSQL(): { sql: string; params: unknown[] } }, values: Record<string, unknown>): string[] {

@@ -1,5 +1,5 @@
 // The app's production server (`<config.serverEnv> node <config.nodeFlags>
-// server.js`, as `npm start` runs it after building), started on a free port
+// build/http/index.js`, as `npm start` runs it after building), started on a free port
 // over a given data folder.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -28,7 +28,7 @@ export function dataPaths(dataDir) {
 /** Start the server on the database and images under `dataDir`. `demo` publishes the demo articles on a first start. */
 export function startAppServer(dataDir, { demo = false } = {}) {
   const { databasePath, uploadsDir } = dataPaths(dataDir);
-  return startListeningProcess([...nodeFlags, "server.js"], {
+  return startListeningProcess([...nodeFlags, "build/http/index.js"], {
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,

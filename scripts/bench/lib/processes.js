@@ -1,5 +1,5 @@
 // Child processes that print "listening on http://…" once they accept requests
-// (the app's server.js and the ceiling server), and clean-up on exit or Ctrl-C.
+// (the app's server, build/http/index.js, and the ceiling server), and clean-up on exit or Ctrl-C.
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { env } from "./env.server";
 
 const NONCE_BYTES = 16;
 let pool = Buffer.alloc(0);
@@ -19,7 +18,7 @@ export function newNonce(): string {
 }
 
 /** Headers for every response: pages, errors, assets and images. */
-export function securityHeaders(nonce: string): Record<string, string> {
+export function securityHeaders(nonce: string, { https }: { https: boolean }): Record<string, string> {
   const headers: Record<string, string> = {
     "Content-Security-Policy": [
       "default-src 'self'",
@@ -37,7 +36,8 @@ export function securityHeaders(nonce: string): Record<string, string> {
     "X-XSS-Protection": "1; mode=block",
     "Cross-Origin-Opener-Policy": "same-origin",
   };
-  if (env.secureCookies) headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+  // Only a site served over HTTPS may ask browsers to keep to it.
+  if (https) headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
   return headers;
 }
 
@@ -46,19 +46,3 @@ export const IMAGE_HEADERS = {
   "Content-Security-Policy": "default-src 'none'; sandbox",
   "Content-Disposition": "inline",
 } as const;
-
-/** How long a browser may keep an anonymous page; see pageCacheControl. */
-const ANONYMOUS_PAGE_MAX_AGE = 60;
-
-/**
- * Caching of pages. A signed-in reader's pages, and anything but a plain
- * 200 answer to a GET, are never kept. An anonymous page may be kept for a
- * minute — by the reader's own browser only (`private`): each page carries
- * its own CSP nonce, which a shared cache would hand to everyone.
- * `routeSays` is what the route itself asked for (e.g. no-store for the page
- * with a reset token).
- */
-export function pageCacheControl(page: { signedIn: boolean; method: string; status: number; routeSays?: string | null }): string {
-  if (page.signedIn || page.status !== 200 || (page.method !== "GET" && page.method !== "HEAD")) return "private, no-store";
-  return page.routeSays ?? `private, max-age=${ANONYMOUS_PAGE_MAX_AGE}`;
-}

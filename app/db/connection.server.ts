@@ -3,9 +3,9 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import * as schema from "~/models/schema.server";
-import { env } from "./env.server";
-import { projectPath } from "./paths.server";
+import * as schema from "~/db/schema.server";
+import { env } from "~/config/env.server";
+import { projectPath } from "~/config/paths.server";
 
 function openDatabase(file: string) {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -27,3 +27,8 @@ const opened = openDatabase(env.databasePath);
 export const sqlite = opened.sqlite;
 /** The Drizzle database every model uses. */
 export const db = opened.db;
+
+/** Bring the database's schema up to this version of the code (after a restore put an older one in place). */
+export function migrateDatabase(): void {
+  migrate(db, { migrationsFolder: projectPath("drizzle") });
+}

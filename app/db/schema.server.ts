@@ -114,3 +114,14 @@ export const pendingImages = sqliteTable(
   },
   (t) => [index("pending_images_created_idx").on(t.createdAt)],
 );
+
+/**
+ * One row whose stamp the triggers of migration 0004 set to a new random
+ * value whenever anything a page shows changes (posts, their tags, the
+ * authors' names), whoever writes it. The page cache compares stamps
+ * instead of being told by each writer (app/db/changes.server.ts).
+ */
+export const pageData = sqliteTable("page_data", {
+  id: integer("id").primaryKey(),
+  stamp: integer("stamp").notNull(),
+});

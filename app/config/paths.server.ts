@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 
 // This module sits two folders below the project root both as source
-// (app/services/) and once built (build/server/), so one relative URL serves both.
+// (app/config/) and once built (build/server/), so one relative URL serves both.
 const root = new URL("../../", import.meta.url);
 
 /** Absolute path of a file or folder shipped with the project (drizzle/, demo/, …). */

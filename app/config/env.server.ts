@@ -21,7 +21,10 @@ export type Env = {
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 
-export class EnvError extends Error {}
+/** A configuration mistake: its message says what to fix (the server prints only that). */
+export class EnvError extends Error {
+  name = "EnvError";
+}
 
 export function readEnv(source: Record<string, string | undefined> = process.env): Env {
   const problems: string[] = [];

@@ -1,0 +1,38 @@
+import { env } from "~/config/env.server";
+import { closeWatcher, pageDataStamp } from "~/db/changes.server";
+import { sqlite } from "~/db/connection.server";
+import { postExists } from "~/models/posts.server";
+import { requestInfo } from "~/services/request-log.server";
+import { getCurrentUser } from "~/services/session.server";
+import { startup } from "~/services/startup.server";
+
+/**
+ * All the HTTP server (server/) uses of the app, besides rendering it: the
+ * build's entry module exports this one object, so that the server and the
+ * app share one configuration, one database handle and one start-up.
+ */
+export const appForServer = {
+  env,
+  /** Before listening: clean-ups and the first start's demo articles. */
+  startup,
+  /** Close the database cleanly (a WAL checkpoint) before the process ends. */
+  close(): void {
+    closeWatcher();
+    sqlite.close();
+  },
+  /** Run a request's handling with a record the app fills in for its log line (who it was). */
+  requestInfo,
+  /** What the page cache asks of the app. */
+  pages: {
+    /** Changes whenever anything a page shows changes, by any writer. */
+    dataStamp: pageDataStamp,
+    articleExists: postExists,
+    /** Whose pages a request gets: every visitor shares them; a signed-in user (with their admin status) has their own. */
+    async readerOf(request: Request): Promise<string> {
+      const user = await getCurrentUser(request);
+      return user ? `${user.id}:${user.isAdmin ? "admin" : "user"}` : "visitor";
+    },
+  },
+};
+
+export type AppForServer = typeof appForServer;

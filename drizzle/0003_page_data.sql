@@ -1,0 +1,4 @@
+CREATE TABLE `page_data` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`stamp` integer NOT NULL
+);

@@ -1,0 +1,269 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { randomBytes } from "node:crypto";
+import { constants, crc32, deflateRawSync } from "node:zlib";
+import { pageCacheControl } from "~/lib/cache-control";
+import { listSearch, readListState } from "~/lib/links";
+import type { AppForServer } from "~/server-interface.server";
+
+/**
+ * Rendered pages, kept until anything they show changes. React and Remix
+ * take milliseconds per page; a cached page takes microseconds.
+ *
+ * - Only GET pages whose HTML depends on nothing but the URL and who reads it:
+ *   the landing page, the list, an article (not in edit mode), the conflicts
+ *   page, with no query parameters but `tag` and `limit`; and the two 404
+ *   pages (an unknown address, a missing article), which do not depend on
+ *   the address, so that asking for random addresses costs what a cached page does.
+ * - Keyed by URL and by the reader: visitors share entries; a signed-in user
+ *   (with their admin status) has entries of their own, never shown to anyone else.
+ * - Emptied as soon as the app's data stamp changes, which any write to what
+ *   pages show does, whoever writes (app/db/changes.server.ts): no writer has
+ *   to remember the cache.
+ * - The CSP nonce differs in every response: entries hold the page split at a
+ *   placeholder, as text and as independently compressed deflate parts, and
+ *   each response splices in its own nonce (gzip allows stored blocks between
+ *   compressed ones), so no nonce is ever served twice.
+ */
+
+/**
+ * Same length as a real nonce (16 bytes in base64), so the page's layout is
+ * the same; random for each process, so that nobody can type it into an
+ * article and have the response's nonce spliced into their text.
+ */
+export const NONCE_PLACEHOLDER = `@@${randomBytes(15).toString("base64url")}@@`;
+const MAX_ENTRIES = 500;
+const MAX_BYTES = 48 * 1024 * 1024;
+
+const CACHEABLE_PATH = /^\/(?:posts(?:\/[\w-]+)?|conflicts)?$/;
+const CACHEABLE_PARAMS = new Set(["tag", "limit"]);
+const ARTICLE_PATH = /^\/posts\/([\w-]+)$/;
+
+export type Entry = {
+  status: 200 | 404;
+  parts: Buffer[];
+  deflated: Buffer[];
+  /** crc32 of each part alone, and how a running crc32 carries across it (see crcAcross). */
+  crcs: number[];
+  carries: Uint32Array[];
+  contentType: string;
+  bytes: number;
+};
+
+/** The stored pages, emptied whenever `dataStamp()` changes. */
+export class PageStore {
+  private entries = new Map<string, Entry>();
+  private totalBytes = 0;
+  private stamp: unknown;
+  /** Bumped by every change of the data: a page rendered before one must not be stored after it. */
+  private changes = 0;
+
+  constructor(private readonly dataStamp: () => unknown) {
+    this.stamp = dataStamp();
+  }
+
+  /** How many changes of the data this store has seen; empties it if there is a new one. */
+  version(): number {
+    const stamp = this.dataStamp();
+    if (stamp !== this.stamp) {
+      this.stamp = stamp;
+      this.changes++;
+      this.entries.clear();
+      this.totalBytes = 0;
+    }
+    return this.changes;
+  }
+
+  has(key: string): boolean {
+    this.version();
+    return this.entries.has(key);
+  }
+
+  get(key: string): Entry | undefined {
+    this.version();
+    const entry = this.entries.get(key);
+    if (entry) {
+      // Most recently used last, so the oldest goes first when the cache is full.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Prepare a rendered page for serving; keep it unless the data changed since `renderedAt` (a version()). */
+  store(key: string, html: string, contentType: string, renderedAt: number, status: 200 | 404 = 200): Entry {
+    const parts = html.split(NONCE_PLACEHOLDER).map((part) => Buffer.from(part));
+    // Each part ends byte-aligned and not final, so parts and stored blocks can follow one another.
+    const deflated = parts.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_FULL_FLUSH }));
+    const crcs = parts.map((part) => crc32(part, 0));
+    const carries = parts.map((part, i) => Uint32Array.from({ length: 32 }, (_, bit) => (crc32(part, 2 ** bit) ^ crcs[i]) >>> 0));
+    const entry = { status, parts, deflated, crcs, carries, contentType, bytes: parts.reduce((n, p) => n + p.length, 0) * 2 };
+    if (renderedAt !== this.version()) return entry;
+    this.entries.set(key, entry);
+    this.totalBytes += entry.bytes;
+    for (const [oldest, old] of this.entries) {
+      if (this.entries.size <= MAX_ENTRIES && this.totalBytes <= MAX_BYTES) break;
+      this.entries.delete(oldest);
+      this.totalBytes -= old.bytes;
+    }
+    return entry;
+  }
+}
+
+/** The Remix route an address matches (the deepest), with its parameters. */
+export type RouteMatch = { id: string; params: Record<string, string | undefined> };
+
+/** A request the page cache may answer: the entry's key, the status the page has, and the address to render it from. */
+type Page = { key: string; status: 200 | 404; renderUrl: URL; articleId?: string };
+
+type PageCacheOptions = {
+  pages: AppForServer["pages"];
+  /** Renders a page of the app, as the Remix handler does. */
+  render: (request: Request, context: AppLoadContext) => Promise<Response>;
+  /** Which route of the app answers an address; asked only for addresses that are not plainly a cached page (matching costs more than serving one). */
+  matchRoute: (pathname: string) => RouteMatch | undefined;
+  publicUrl: string;
+};
+
+/**
+ * The page cache in front of the app: `serve` answers a request from it
+ * (rendering and keeping the page first if need be), or returns false when
+ * the app must handle the request itself.
+ */
+export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCacheOptions) {
+  const store = new PageStore(pages.dataStamp);
+  const filling = new Map<string, Promise<Entry | null>>();
+
+  /** A missing article's page shows only the list's tag and limit: one entry for each list, whatever id was asked for. */
+  function missingArticle(url: URL): Page {
+    const search = listSearch(readListState(url.searchParams));
+    return { key: `404 /posts${search}`, status: 404, renderUrl: new URL(`/posts/-${search}`, url) };
+  }
+
+  function cacheablePage(url: URL): Page | null {
+    if (CACHEABLE_PATH.test(url.pathname)) {
+      const articleId = ARTICLE_PATH.exec(url.pathname)?.[1];
+      // Only canonical addresses (a known tag, a whole number of pages), so
+      // junk values can neither fill the cache nor push real pages out of it.
+      const list = readListState(url.searchParams);
+      const canonical = onlyListParams(url.searchParams) && !list.unknownTag && `?${url.searchParams}` === (listSearch(list) || "?");
+      if (canonical) return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url, articleId };
+      return articleId !== undefined && !pages.articleExists(articleId) ? missingArticle(url) : null;
+    }
+    const route = matchRoute(url.pathname);
+    // Every unknown address gets the same page.
+    if (route?.id === "routes/$") return { key: "404", status: 404, renderUrl: new URL("/404", url) };
+    // An article's address written otherwise (%-escapes, a trailing slash).
+    if (route?.id === "routes/posts.$postId" && !pages.articleExists(route.params.postId ?? "")) return missingArticle(url);
+    return null;
+  }
+
+  /** Which entry a request may be served from (`signedIn` pages are for that user only), or null when its page must be rendered afresh. */
+  async function pageFor(method: string, url: URL, cookie: string | undefined): Promise<(Page & { signedIn: boolean }) | null> {
+    if (method !== "GET" && method !== "HEAD") return null;
+    let page = cacheablePage(url);
+    if (!page) return null;
+    const signedIn = Boolean(cookie?.includes("dejiny_session="));
+    const reader = signedIn ? await pages.readerOf(new Request(url, { headers: { cookie: cookie! } })) : "visitor";
+    // An article whose page is cached exists (any change empties the cache): only a miss asks the database.
+    if (page.articleId !== undefined && !store.has(`${reader} ${page.key}`) && !pages.articleExists(page.articleId)) page = missingArticle(url);
+    return { ...page, key: `${reader} ${page.key}`, signedIn };
+  }
+
+  async function fill(page: Page, req: IncomingMessage): Promise<Entry | null> {
+    const renderedAt = store.version();
+    const request = new Request(page.renderUrl, { headers: { cookie: req.headers.cookie ?? "", "user-agent": "dejiny-page-cache" } });
+    const response = await render(request, { clientAddress: req.socket.remoteAddress ?? "unknown", cspNonce: NONCE_PLACEHOLDER });
+    const html = await response.text();
+    // A page that is not what its key says (e.g. the article was just deleted) is rendered afresh instead.
+    if (response.status !== page.status || response.headers.has("set-cookie")) return null;
+    return store.store(page.key, html, response.headers.get("content-type") ?? "text/html; charset=utf-8", renderedAt, page.status);
+  }
+
+  return {
+    /** Serve the request from the page cache if it can be; false when the app must handle it. */
+    async serve(req: IncomingMessage, res: ServerResponse, nonce: string): Promise<boolean> {
+      const url = new URL(req.url!, publicUrl);
+      const page = await pageFor(req.method!, url, req.headers.cookie);
+      if (!page) return false;
+      let entry = store.get(page.key);
+      if (!entry) {
+        // Concurrent first requests for a page share one rendering.
+        if (!filling.has(page.key)) filling.set(page.key, fill(page, req).finally(() => filling.delete(page.key)));
+        entry = (await filling.get(page.key)) ?? undefined;
+        if (!entry) return false;
+      }
+      const gzip = acceptsGzip(req.headers["accept-encoding"]);
+      const body = renderPage(entry, nonce, gzip);
+      res.statusCode = entry.status;
+      res.setHeader("Content-Type", entry.contentType);
+      res.setHeader("Content-Length", body.length);
+      res.setHeader("Cache-Control", pageCacheControl({ signedIn: page.signedIn, method: req.method!, status: entry.status }));
+      res.setHeader("Vary", "Accept-Encoding, Cookie");
+      if (gzip) res.setHeader("Content-Encoding", "gzip");
+      res.end(req.method === "HEAD" ? undefined : body);
+      return true;
+    },
+  };
+}
+
+function onlyListParams(params: URLSearchParams): boolean {
+  for (const name of params.keys()) if (!CACHEABLE_PARAMS.has(name)) return false;
+  return true;
+}
+
+function acceptsGzip(header = ""): boolean {
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return coding.trim() === "gzip" && (!q || Number(q.slice(2)) > 0);
+  });
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+const FINAL_EMPTY_BLOCK = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
+
+/** A deflate stored block (not final) holding `bytes` (< 64 KB). */
+function storedBlock(bytes: Buffer): Buffer {
+  const header = Buffer.from([0x00, 0, 0, 0, 0]);
+  header.writeUInt16LE(bytes.length, 1);
+  header.writeUInt16LE(~bytes.length & 0xffff, 3);
+  return Buffer.concat([header, bytes]);
+}
+
+/**
+ * crc32(part, crc) without reading the part again: CRC-32 is linear, so
+ * crc32(part, v) = crc32(part, 0) XOR carry(v), where carry is fixed by the
+ * part and was worked out bit by bit when the page was stored.
+ */
+function crcAcross(entry: Entry, i: number, crc: number): number {
+  let result = entry.crcs[i];
+  const carry = entry.carries[i];
+  for (let bit = 0; crc !== 0; bit++, crc >>>= 1) if (crc & 1) result ^= carry[bit];
+  return result >>> 0;
+}
+
+/** The page with this response's nonce, gzipped or not. */
+export function renderPage(entry: Entry, nonce: string, gzip: boolean): Buffer {
+  const nonceBytes = Buffer.from(nonce);
+  if (!gzip) return Buffer.concat(entry.parts.flatMap((part, i) => (i === 0 ? [part] : [nonceBytes, part])));
+  const chunks: Buffer[] = [GZIP_HEADER];
+  const nonceBlock = storedBlock(nonceBytes);
+  let crc = 0;
+  let size = 0;
+  entry.parts.forEach((part, i) => {
+    if (i > 0) {
+      chunks.push(nonceBlock);
+      crc = crc32(nonceBytes, crc);
+      size += nonceBytes.length;
+    }
+    chunks.push(entry.deflated[i]);
+    crc = crcAcross(entry, i, crc);
+    size += part.length;
+  });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size >>> 0, 4);
+  chunks.push(FINAL_EMPTY_BLOCK, trailer);
+  return Buffer.concat(chunks);
+}
