@@ -5,6 +5,39 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/**
+ * The layers import only downwards (docs/architecture.md):
+ * routes → services → models → db → config, with lib usable from anywhere
+ * and importing none of them. Each folder lists what it may import; inside
+ * app/ a folder is named by its `~/` path, never reached with `../`.
+ */
+const LAYERS = {
+  "app/lib/**": ["lib"],
+  "app/components/**": ["lib", "components"],
+  "app/config/**": ["lib", "config"],
+  "app/db/**": ["lib", "config", "db"],
+  "app/models/**": ["lib", "config", "db", "models"],
+  "app/services/**": ["lib", "config", "db", "models", "services"],
+};
+
+function layerRule(files, allowed) {
+  return {
+    files: [files],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: `^~/(?!(${allowed.join("|")})/)`, message: `${files} may import only ~/{${allowed.join(",")}}: the layers import downwards.` },
+            // The shared tag list is the one file outside app/ the app reads.
+            { regex: "^\\.\\./(?!\\.\\./public/)", message: "Name another folder of app/ by its ~/ path." },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", "test-results/", "playwright-report/"] },
   js.configs.recommended,
@@ -20,6 +53,27 @@ export default tseslint.config(
     files: ["app/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  ...Object.entries(LAYERS).map(([files, allowed]) => layerRule(files, allowed)),
+  {
+    // Routes and the root: anything of the app but the HTTP server.
+    files: ["app/routes/**", "app/root.tsx"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ regex: "^\\.\\./", message: "Name another folder of app/ by its ~/ path." }] }] },
+  },
+  {
+    // The HTTP server knows the app only through the typed object it is handed (and the shared lib).
+    files: ["server/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^~/(?!lib/)", allowTypeImports: true, message: "server/ reaches the app through appForServer (type imports only)." }] },
+      ],
+    },
+  },
+  {
+    // Scripts stand on their own (or on scripts/lib), never on tests.
+    files: ["scripts/**"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ regex: "(^|/)tests/", message: "scripts/ must not depend on tests/." }] }] },
   },
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },

@@ -13,13 +13,14 @@ import { SiteHeader } from "~/components/SiteHeader";
 import { errorSummary } from "~/lib/errors";
 import { useNonce } from "~/lib/nonce";
 import { pageTitle } from "~/lib/site";
+import type { SignedInUser } from "~/lib/types";
 import { getCurrentUser } from "~/services/session.server";
 import stylesheet from "~/styles/app.css?url";
 
 /** The current user, read once per request and handed to the routes that need it. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);
-  return { user: user && { id: user.id, displayName: user.displayName, isAdmin: user.isAdmin } };
+  return { user: user && ({ id: user.id, displayName: user.displayName, isAdmin: user.isAdmin } satisfies SignedInUser) };
 }
 
 export const links: LinksFunction = () => [

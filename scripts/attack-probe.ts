@@ -18,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
-import { makePngBomb } from "../tests/support/images";
+import { makePngBomb } from "./lib/images";
 
 // --root DIR: whose server to probe (default: this checkout); --only a,b: run only these probes (names as in the summary).
 const { values: args } = parseArgs({ options: { root: { type: "string" }, only: { type: "string" } }, strict: false });

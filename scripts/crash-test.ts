@@ -1,7 +1,7 @@
 // npm run crash-test [-- rounds]: kills the built server with SIGKILL at
 // random moments while articles with images are being published, and checks
-// after every kill that nothing acknowledged was lost (see tests/support/crash.ts).
-import { crashRounds } from "../tests/support/crash";
+// after every kill that nothing acknowledged was lost (see scripts/lib/crash.ts).
+import { crashRounds } from "./lib/crash";
 
 const rounds = Number(process.argv[2] ?? 25);
 const started = Date.now();

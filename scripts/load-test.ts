@@ -8,10 +8,10 @@
 // under 256 MB of RSS, and memory does not grow from round to round.
 import Database from "better-sqlite3";
 import { readdirSync, readFileSync } from "node:fs";
-import { Client, GOOD_PASSWORD, registerUser } from "../tests/support/client";
-import { makeImage, makePngBomb } from "../tests/support/images";
-import { postForm } from "../tests/support/publish";
-import { startServer } from "../tests/support/server";
+import { Client, GOOD_PASSWORD, registerUser } from "./lib/client";
+import { makeImage, makePngBomb } from "./lib/images";
+import { postForm } from "./lib/publish";
+import { startServer } from "./lib/server";
 
 const seconds = Number(process.argv[2] ?? 60);
 const connections = Number(process.argv[3] ?? 200);

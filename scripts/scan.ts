@@ -7,8 +7,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { registerUser, uniqueEmail } from "../tests/support/client";
-import { startServer } from "../tests/support/server";
+import { registerUser, uniqueEmail } from "./lib/client";
+import { startServer } from "./lib/server";
 
 function run(command: string, args: string[]): string {
   const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import type { PostCard as PostCardData } from "~/models/posts.server";
 import { postHref, type ListState } from "~/lib/links";
+import type { PostCard as PostCardData } from "~/lib/types";
 import { cardColourClass } from "~/lib/rules";
 import { ResponsiveImage } from "./ResponsiveImage";
 

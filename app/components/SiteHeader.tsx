@@ -1,13 +1,13 @@
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "@remix-run/react";
-import type { loader as rootLoader } from "~/root";
 import { SITE_NAME, SOCIAL_LINKS } from "~/lib/site";
+import type { SignedInUser } from "~/lib/types";
 import { FacebookIcon, InstagramIcon, MenuIcon, YoutubeIcon } from "./Icons";
 
 const SOCIAL_ICONS = { Facebook: FacebookIcon, Instagram: InstagramIcon, YouTube: YoutubeIcon };
 
 function NavEntries() {
   const { pathname } = useLocation();
-  const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
+  const user = useRouteLoaderData<{ user: SignedInUser | null }>("root")?.user;
   return (
     <ul className="nav-entries">
       <li>

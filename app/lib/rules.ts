@@ -90,14 +90,6 @@ export function isEmail(value: string): boolean {
   return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value) && !hasHiddenControls(value);
 }
 
-/** The spec's and our own password rules; the first broken one's message, or null. */
-export function passwordProblem(password: string, confirmation?: string): string | null {
-  if (confirmation !== undefined && password !== confirmation) return MESSAGES.passwordsDiffer;
-  if (password.length < PASSWORD_MIN_LENGTH) return ACCOUNT_MESSAGES.passwordTooShort;
-  if (new TextEncoder().encode(password).length > PASSWORD_MAX_BYTES) return ACCOUNT_MESSAGES.passwordTooLong;
-  return null;
-}
-
 /**
  * A text field as the author typed it: forms send each new line as CRLF, but
  * a textarea's maxlength counts it as one character, and so do our limits.

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
+import type { PostCard } from "~/lib/types";
 import { db } from "~/db/connection.server";
 import { pendingImages, posts, postTags, users } from "~/db/schema.server";
 
@@ -12,7 +13,6 @@ const cardColumns = {
   imageHeight: posts.imageHeight,
 };
 
-export type PostCard = { id: string; title: string; excerpt: string; image: string; imageWidth: number; imageHeight: number };
 
 // The reader's queries walk an index in order and stop after `limit` rows,
 // so their cost does not grow with the number of posts (tests/unit/query-plans.test.ts

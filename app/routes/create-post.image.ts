@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { BUSY_MESSAGE, MESSAGES } from "~/lib/rules";
 import { BusyError, retryAfter } from "~/services/concurrency.server";
-import { acceptImage, keepPending, readPostForm, withUploadSlot } from "~/services/publishing.server";
+import { readPostForm, withUploadSlot } from "~/services/post-upload.server";
+import { acceptImage, keepPending } from "~/services/posts.server";
 import { getCurrentUser } from "~/services/session.server";
 
 /**
@@ -18,8 +19,8 @@ export async function action({ request }: ActionFunctionArgs) {
       if (refusal) return Response.json({ error: refusal.error }, { status: refusal.status });
       if (!input.image) return Response.json({ error: MESSAGES.createFieldsMissing }, { status: 400 });
       const accepted = await acceptImage(user.id, input.image);
-      if ("error" in accepted) return Response.json({ error: accepted.error }, { status: accepted.status, headers: retryAfter(accepted.status) });
-      return Response.json({ key: keepPending(accepted, user.id) });
+      if (!accepted.ok) return Response.json({ error: accepted.error }, { status: accepted.status, headers: retryAfter(accepted.status) });
+      return Response.json({ key: keepPending(accepted.image, user.id) });
     });
   } catch (error) {
     if (!(error instanceof BusyError)) throw error;

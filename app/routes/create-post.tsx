@@ -7,7 +7,8 @@ import { TagPicker } from "~/components/TagPicker";
 import { BUSY_MESSAGE, CONTENT_MAX_LENGTH, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { BusyError, retryAfter } from "~/services/concurrency.server";
-import { emptyValues, keptValues, publishPost, readPostForm, withUploadSlot, type PostFormRefusal } from "~/services/publishing.server";
+import { readPostForm, withUploadSlot } from "~/services/post-upload.server";
+import { emptyValues, keptValues, publishPost, refusal, type PostResult } from "~/services/posts.server";
 import { getCurrentUser, requireUser } from "~/services/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -19,15 +20,15 @@ export async function action({ request }: ActionFunctionArgs) {
   // A visitor's upload is not read at all.
   const user = await getCurrentUser(request);
   if (!user) throw redirect("/signinsignup?redirectTo=/create-post", 303);
-  const result = await withUploadSlot(user.id, async (): Promise<{ id: string } | PostFormRefusal> => {
-    const { input, refusal } = await readPostForm(request);
-    return refusal ? { ...refusal, invalid: ["image"], values: keptValues(user.id, input) } : publishPost(user.id, input);
-  }).catch((error) => {
+  const result = await withUploadSlot(user.id, async (): Promise<PostResult<{ id: string }>> => {
+    const { input, refusal: unread } = await readPostForm(request);
+    return unread ? refusal(unread.status, unread.error, ["image"], keptValues(user.id, input)) : publishPost(user.id, input);
+  }).catch((error: unknown) => {
     // Too many uploads at once: the form was not read, so nothing of it can be shown again.
     if (!(error instanceof BusyError)) throw error;
-    return { status: 503, error: BUSY_MESSAGE, invalid: [], values: emptyValues() } satisfies PostFormRefusal;
+    return refusal(503, BUSY_MESSAGE, [], emptyValues());
   });
-  if ("id" in result) return redirect(`/posts/${result.id}`, 303);
+  if (result.ok) return redirect(`/posts/${result.id}`, 303);
   return data(result, { status: result.status, headers: retryAfter(result.status) });
 }
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import {
   Form,
   isRouteErrorResponse,
@@ -23,7 +23,10 @@ import { getPost } from "~/models/posts.server";
 import { errorSummary } from "~/lib/errors";
 import type { loader as rootLoader } from "~/root";
 import { env } from "~/config/env.server";
-import { changePost } from "./posts.$postId.server";
+import { retryAfter } from "~/services/concurrency.server";
+import { readForm } from "~/services/forms.server";
+import { mayChangePost, removePost, savePost, type PostRefusal } from "~/services/posts.server";
+import { getCurrentUser } from "~/services/session.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const post = getPost(params.postId ?? "");
@@ -32,8 +35,29 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   return { post, list: { tag, limit }, publicUrl: env.publicUrl };
 }
 
+/**
+ * Save or delete the article (its author or an admin; the posts service
+ * decides). Without `confirm=yes` a delete answers with the confirmation
+ * step (the no-JavaScript path).
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
-  return changePost(request, params.postId ?? "");
+  const permission = mayChangePost(await getCurrentUser(request), params.postId ?? "");
+  if (!permission.ok && permission.status === 404) throw data(null, { status: 404 });
+  if (!permission.ok) return refused(permission);
+  const form = await readForm(request);
+  const url = new URL(request.url);
+  const intent = form.get("intent");
+  if (intent === "delete" && form.get("confirm") !== "yes") return { error: null, confirmDelete: true };
+  const result = intent === "delete" ? await removePost(permission) : intent === "save" ? await savePost(permission, form) : null;
+  if (!result) return data({ error: null, confirmDelete: false }, { status: 400 });
+  if (!result.ok) return refused(result);
+  if (intent === "delete") return redirect(listHref(readListState(url.searchParams)), 303);
+  url.searchParams.delete("edit");
+  return redirect(`${url.pathname}${url.search}`, 303);
+}
+
+function refused({ status, error }: PostRefusal) {
+  return data({ error, confirmDelete: false }, { status, headers: retryAfter(status) });
 }
 
 const dateFormat = new Intl.DateTimeFormat("sk-SK", { dateStyle: "long", timeZone: "Europe/Bratislava" });

@@ -5,7 +5,8 @@ import { TagFilter } from "~/components/TagFilter";
 import { listHref, readListState } from "~/lib/links";
 import { PAGE_SIZE } from "~/lib/rules";
 import { pageTitle, SITE_DESCRIPTION } from "~/lib/site";
-import { listPosts, type PostCard as PostCardData } from "~/models/posts.server";
+import type { PostCard as PostCardData } from "~/lib/types";
+import { listPosts } from "~/models/posts.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { tag, limit, unknownTag } = readListState(new URL(request.url).searchParams);

@@ -2,7 +2,9 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { NewPasswordFields } from "~/components/Field";
-import { ACCOUNT_MESSAGES, BUSY_MESSAGE, MESSAGES, passwordProblem } from "~/lib/rules";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { formProblem, NEW_PASSWORD_FIELDS, resetPasswordSchema } from "~/lib/forms";
+import { ACCOUNT_MESSAGES, BUSY_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { formText } from "~/services/auth.server";
 import { BusyError, retryAfter } from "~/services/concurrency.server";
@@ -17,12 +19,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const token = new URL(request.url).searchParams.get("token") ?? formText(form, "token");
-  const password = formText(form, "password");
-  const problem = passwordProblem(password, formText(form, "confirmPassword"));
-  if (problem) {
-    const invalid = problem === MESSAGES.passwordsDiffer ? ["password", "confirmPassword"] : ["password"];
-    return data({ error: problem, invalid }, { status: 400 });
+  const submission = parseWithZod(form, { schema: resetPasswordSchema });
+  if (submission.status !== "success") {
+    const problem = formProblem(submission.error ?? {}, NEW_PASSWORD_FIELDS, ACCOUNT_MESSAGES.passwordTooShort)!;
+    return data({ error: problem.message, invalid: problem.invalid as string[] }, { status: 400 });
   }
+  const { password } = submission.value;
   const changed = await resetPassword(token, password).catch((error) => {
     if (error instanceof BusyError) return "busy" as const;
     throw error;

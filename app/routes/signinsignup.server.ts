@@ -1,8 +1,10 @@
 import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/links";
-import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, DISPLAY_NAME_MAX_LENGTH, hasHiddenControls, MESSAGES, passwordProblem } from "~/lib/rules";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { forgotPasswordSchema, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
+import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, MESSAGES } from "~/lib/rules";
 import { createUser } from "~/models/users.server";
-import { authenticator, formText, hashPassword, SignInFailure } from "~/services/auth.server";
+import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailure } from "~/services/auth.server";
 import { BusyError } from "~/services/concurrency.server";
 import { queuePasswordReset } from "~/services/password-reset.server";
 import { startSession } from "~/services/session.server";
@@ -27,6 +29,8 @@ function refuse(intent: Intent, status: number, error: string, invalid: FieldNam
 export async function signIn(request: Request, form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
   const email = formText(form, "email").trim();
   const values = { email };
+  // A burst past what the server queues is told at once, without a write to the database.
+  if (passwordWorkIsFull()) return refuse("signin", 503, BUSY_MESSAGE, [], values);
   // Reserved before the password is hashed, so parallel guesses cannot pass the gate together.
   const attempts = signInAttempts(email, clientAddress);
   if (!reserve(attempts)) return refuse("signin", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], values);
@@ -47,20 +51,15 @@ export async function signIn(request: Request, form: FormData, clientAddress: st
 }
 
 export async function register(form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
-  const displayName = formText(form, "displayName").trim();
-  const email = formText(form, "email").trim();
-  const password = formText(form, "password");
-  const confirmPassword = formText(form, "confirmPassword");
-  const values = { displayName, email };
+  const submission = parseWithZod(form, { schema: registerSchema });
+  const values = { displayName: formText(form, "displayName").trim(), email: formText(form, "email").trim() };
   const fail = (status: number, error: string, invalid: FieldName[]) => refuse("register", status, error, invalid, values);
-
-  const missing = (["displayName", "email", "password", "confirmPassword"] as const).filter((name) => !formText(form, name).trim());
-  if (missing.length > 0) return fail(400, ACCOUNT_MESSAGES.fillAll, missing);
-  if (displayName.length > DISPLAY_NAME_MAX_LENGTH) return fail(400, ACCOUNT_MESSAGES.displayName, ["displayName"]);
-  if (hasHiddenControls(displayName)) return fail(400, ACCOUNT_MESSAGES.displayNameControls, ["displayName"]);
-  if (!isEmail(email)) return fail(400, MESSAGES.badCredentials, ["email"]);
-  const problem = passwordProblem(password, confirmPassword);
-  if (problem) return fail(400, problem, problem === MESSAGES.passwordsDiffer ? ["password", "confirmPassword"] : ["password"]);
+  if (submission.status !== "success") {
+    const problem = formProblem(submission.error ?? {}, REGISTER_FIELDS, ACCOUNT_MESSAGES.fillAll)!;
+    return fail(400, problem.message, problem.invalid);
+  }
+  const { displayName, email, password } = submission.value;
+  if (passwordWorkIsFull()) return fail(503, BUSY_MESSAGE, []);
   const registration: Attempt[] = [["registerPerAddress", subject(clientAddress)]];
   if (!reserve(registration)) return fail(429, ACCOUNT_MESSAGES.tooManyAttempts, []);
 
@@ -78,8 +77,9 @@ export async function register(form: FormData, clientAddress: string): Promise<A
 }
 
 export async function forgotPassword(form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
-  const email = formText(form, "email").trim();
-  if (!email) return refuse("forgot", 400, MESSAGES.emailRequired, ["email"], { email });
+  const submission = parseWithZod(form, { schema: forgotPasswordSchema });
+  if (submission.status !== "success") return refuse("forgot", 400, MESSAGES.emailRequired, ["email"], { email: "" });
+  const { email } = submission.value;
   if (!reserve(resetAttempts(email, clientAddress))) {
     return refuse("forgot", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], { email });
   }

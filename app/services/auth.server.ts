@@ -17,6 +17,11 @@ const hashing = createLimiter("password hashing", { running: 1, waiting: 40 });
 /** Compared against when no account matches, so a wrong e-mail costs as long as a wrong password. */
 const DUMMY_HASH = hashSync("no account has this password", BCRYPT_COST);
 
+/** Whether a password check or hash would be refused as busy now. */
+export function passwordWorkIsFull(): boolean {
+  return hashing.full;
+}
+
 export function hashPassword(password: string): Promise<string> {
   return hashing.run(() => hash(password, BCRYPT_COST));
 }

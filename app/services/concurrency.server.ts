@@ -38,6 +38,10 @@ export function createLimiter(what: string, { running, waiting }: { running: num
         release();
       }
     },
+    /** Whether `run` would throw BusyError now: lets a request refuse before doing any other work. */
+    get full() {
+      return active >= running && queue.length >= waiting;
+    },
     /** Jobs running and waiting, for tests and logs. */
     get load() {
       return { active, waiting: queue.length };

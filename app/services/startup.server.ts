@@ -3,7 +3,7 @@ import { countPosts, referencedImageKeys } from "~/models/posts.server";
 import { seedDemoContent } from "./demo.server";
 import { env } from "~/config/env.server";
 import { removeOrphanImages } from "./images.server";
-import { removeStalePendingImages } from "./publishing.server";
+import { removeStalePendingImages } from "./posts.server";
 
 const HOUR = 60 * 60 * 1000;
 

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
+import { uniqueEmail } from "../../scripts/lib/client";
 import { TEST_PUBLIC_URL } from "../support/accounts-env";
-import { uniqueEmail } from "../support/client";
 import { sentMails, waitForMail } from "../support/resend-stand-in";
 import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
 

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { uniqueEmail } from "../support/client";
-import { makeImage } from "../support/images";
+import { uniqueEmail } from "../../scripts/lib/client";
+import { makeImage } from "../../scripts/lib/images";
 import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
 
 const PASSWORD = "autorske-heslo-1";

@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
 import type { HTMLElement } from "node-html-parser";
 import { describe, expect, inject, it } from "vitest";
+import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
 import { TEST_PUBLIC_URL } from "../support/accounts-env";
-import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../support/client";
 import { INTERNALS, readDatabase } from "../support/http";
 import { sentMails, waitForMail } from "../support/resend-stand-in";
 

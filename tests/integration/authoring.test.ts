@@ -2,9 +2,9 @@ import Database from "better-sqlite3";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { Client, registerUser } from "../support/client";
+import { Client, registerUser } from "../../scripts/lib/client";
+import { makeImage, padTo } from "../../scripts/lib/images";
 import { readDatabase } from "../support/http";
-import { makeImage, padTo } from "../support/images";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");

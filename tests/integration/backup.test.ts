@@ -3,11 +3,11 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { registerUser } from "../support/client";
+import { registerUser } from "../../scripts/lib/client";
+import { publish } from "../../scripts/lib/publish";
+import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
 import { getPage } from "../support/http";
-import { publish } from "../support/publish";
-import { startServer, type RunningServer } from "../support/server";
 
 const root = mkdtempSync(path.join(tmpdir(), "dejiny-backup-"));
 const servers: RunningServer[] = [];

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, registerUser } from "../support/client";
+import { Client, registerUser } from "../../scripts/lib/client";
+import { publish } from "../../scripts/lib/publish";
+import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
-import { publish } from "../support/publish";
-import { startServer, type RunningServer } from "../support/server";
 
 // Writers that are not the site's own requests: the page cache must notice
 // them too, at the next request, without being told.

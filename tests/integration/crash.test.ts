@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { crashRounds } from "../support/crash";
+import { crashRounds } from "../../scripts/lib/crash";
 
 // The short form of `npm run crash-test` (which runs 25 rounds).
 it("loses no acknowledged article and leaves no orphan files across SIGKILLs", async () => {

@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
+import { startServer } from "../../scripts/lib/server";
 import { sharedServerEnv } from "../support/accounts-env";
 import { startResendStandIn } from "../support/resend-stand-in";
-import { startServer } from "../support/server";
 
 declare module "vitest" {
   export interface ProvidedContext {

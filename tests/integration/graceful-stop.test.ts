@@ -2,9 +2,9 @@ import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { request } from "node:http";
 import { expect, it } from "vitest";
-import { registerUser } from "../support/client";
-import { makeImage } from "../support/images";
-import { startServer } from "../support/server";
+import { registerUser } from "../../scripts/lib/client";
+import { makeImage } from "../../scripts/lib/images";
+import { startServer } from "../../scripts/lib/server";
 
 it("on SIGTERM finishes the request in flight, then closes the database cleanly", async () => {
   const server = await startServer({ DEMO_CONTENT: "off" });

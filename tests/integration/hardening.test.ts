@@ -2,12 +2,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, POST_MESSAGES, QUOTAS } from "~/lib/rules";
-import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../support/client";
+import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
+import { makeImage, makePngBomb } from "../../scripts/lib/images";
+import { postForm, publish } from "../../scripts/lib/publish";
+import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
 import { readDatabase } from "../support/http";
-import { makeImage, makePngBomb } from "../support/images";
-import { postForm, publish } from "../support/publish";
-import { startServer, type RunningServer } from "../support/server";
 
 // A server of its own: these tests use up throttling budgets on purpose. It
 // sits behind a "proxy" (TRUST_PROXY, an https PUBLIC_URL), so each client

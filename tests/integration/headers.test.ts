@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
-import { Client, registerUser } from "../support/client";
-import { publish } from "../support/publish";
+import { Client, registerUser } from "../../scripts/lib/client";
+import { publish } from "../../scripts/lib/publish";
 
 const base = inject("baseUrl");
 

@@ -14,7 +14,8 @@ import path from "node:path";
 import type { HTMLElement } from "node-html-parser";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import tagList from "../../public/tags.json";
-import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../support/client";
+import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
+import { makeImage, makePngBomb } from "../../scripts/lib/images";
 import {
   BYTE_TRICKS,
   IMAGE_TRAVERSALS,
@@ -31,7 +32,6 @@ import {
   type Part,
 } from "../support/hostile-payloads";
 import { INTERNALS, readDatabase } from "../support/http";
-import { makeImage, makePngBomb } from "../support/images";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../support/client";
+import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
+import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
-import { startServer, type RunningServer } from "../support/server";
 
 // A server of its own: these tests use up its throttling budget and restart it.
 const dataDir = mkdtempSync(path.join(tmpdir(), "dejiny-ops-"));

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, inject, it } from "vitest";
-import { Client, registerUser } from "../support/client";
-import { publish } from "../support/publish";
+import { Client, registerUser } from "../../scripts/lib/client";
+import { publish } from "../../scripts/lib/publish";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runServerExpectingExit, startServer, type RunningServer } from "../support/server";
+import { runServerExpectingExit, startServer, type RunningServer } from "../../scripts/lib/server";
 import { getPage, INTERNALS } from "../support/http";
 
 describe("a production start, as the container does it", () => {

@@ -3,14 +3,17 @@ import { readdir } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { BUSY_MESSAGE, MESSAGES, POST_MESSAGES, QUOTAS } from "~/lib/rules";
 import { env } from "~/config/env.server";
-import { acceptImage } from "~/services/publishing.server";
+import { acceptImage } from "~/services/posts.server";
+import { makeImage, makePngBomb } from "../../scripts/lib/images";
 import { jpegHeader, pngHeader } from "../support/image-bytes";
-import { makeImage, makePngBomb } from "../support/images";
 
 /** Files in UPLOADS_DIR (a temporary folder for the unit tests). */
 async function uploads(): Promise<string[]> {
   return readdir(env.uploadsDir).catch(() => []);
 }
+
+/** acceptImage's answer when it refuses. */
+const refused = (error: string, status: number) => ({ ok: false, status, error, invalid: ["image"] });
 
 /** A new author each time, so the upload quota of one does not matter here. */
 const author = () => randomUUID();
@@ -30,7 +33,7 @@ describe("acceptImage refuses before decoding", () => {
     const started = performance.now();
     const { result, added } = await accept(bomb);
     expect(performance.now() - started).toBeLessThan(250);
-    expect(result).toEqual({ error: POST_MESSAGES.imageTooLarge, status: 400 });
+    expect(result).toEqual(refused(POST_MESSAGES.imageTooLarge, 400));
     expect(added).toEqual([]);
   });
 
@@ -39,11 +42,11 @@ describe("acceptImage refuses before decoding", () => {
     ["a PNG of 49 megapixels", pngHeader(7_000, 7_000)],
     ["a JPEG 10,001 px tall", jpegHeader(10, 10_001)],
   ])("%s", async (_, bytes) => {
-    expect(await accept(bytes)).toEqual({ result: { error: POST_MESSAGES.imageTooLarge, status: 400 }, added: [] });
+    expect(await accept(bytes)).toEqual({ result: refused(POST_MESSAGES.imageTooLarge, 400), added: [] });
   });
 
   it("a progressive JPEG too big to hold whole", async () => {
-    expect(await accept(jpegHeader(8_000, 5_000, { sof: 0xc2 }))).toEqual({ result: { error: POST_MESSAGES.imageTooLargeWhole, status: 400 }, added: [] });
+    expect(await accept(jpegHeader(8_000, 5_000, { sof: 0xc2 }))).toEqual({ result: refused(POST_MESSAGES.imageTooLargeWhole, 400), added: [] });
   });
 
   it.each([
@@ -51,7 +54,7 @@ describe("acceptImage refuses before decoding", () => {
     ["a PNG 0 px wide", pngHeader(0, 10)],
     ["a readable header with nothing decodable after it", pngHeader(100, 100)],
   ])("%s as not an image", async (_, bytes) => {
-    expect(await accept(bytes)).toEqual({ result: { error: MESSAGES.imageType, status: 400 }, added: [] });
+    expect(await accept(bytes)).toEqual({ result: refused(MESSAGES.imageType, 400), added: [] });
   });
 });
 
@@ -59,16 +62,16 @@ describe("acceptImage stores", () => {
   it("an image exactly at the side limit, as its six variants", async () => {
     const png = await makeImage("png", 10_000, 100);
     const { result, added } = await accept(png);
-    expect(result).toMatchObject({ width: 1200, height: 12 });
-    const key = (result as { key: string }).key;
+    expect(result).toMatchObject({ ok: true, image: { width: 1200, height: 12 } });
+    const key = (result as { image: { key: string } }).image.key;
     expect(added.sort()).toEqual(["1200.jpg", "1200.webp", "400.jpg", "400.webp", "800.jpg", "800.webp"].map((suffix) => `${key}-${suffix}`));
   });
 
   it("one image at a time with sixteen waiting; past that, answers busy at once", async () => {
     const jpeg = await makeImage("jpeg", 64, 48);
     const results = await Promise.all(Array.from({ length: 18 }, () => acceptImage(author(), jpeg)));
-    expect(results.filter((result) => "key" in result)).toHaveLength(17);
-    expect(results.at(-1)).toEqual({ error: BUSY_MESSAGE, status: 503 });
+    expect(results.filter((result) => result.ok)).toHaveLength(17);
+    expect(results.at(-1)).toEqual(refused(BUSY_MESSAGE, 503));
   });
 });
 
@@ -76,9 +79,9 @@ describe("acceptImage counts an author's uploads", () => {
   it(`refuses the ${QUOTAS.uploadsPerHour + 1}th image within an hour with the quota message, and counts only images that reach the decoder`, async () => {
     const jpeg = await makeImage("jpeg", 32, 24);
     const id = author();
-    expect(await acceptImage(id, Buffer.from("not an image"))).toEqual({ error: MESSAGES.imageType, status: 400 });
-    for (let i = 0; i < QUOTAS.uploadsPerHour; i++) expect(await acceptImage(id, jpeg)).toHaveProperty("key");
-    expect(await acceptImage(id, jpeg)).toEqual({ error: POST_MESSAGES.uploadQuota, status: 429 });
-    expect(await acceptImage(author(), jpeg)).toHaveProperty("key");
+    expect(await acceptImage(id, Buffer.from("not an image"))).toEqual(refused(MESSAGES.imageType, 400));
+    for (let i = 0; i < QUOTAS.uploadsPerHour; i++) expect(await acceptImage(id, jpeg)).toMatchObject({ ok: true });
+    expect(await acceptImage(id, jpeg)).toEqual(refused(POST_MESSAGES.uploadQuota, 429));
+    expect(await acceptImage(author(), jpeg)).toMatchObject({ ok: true });
   }, 30_000);
 });

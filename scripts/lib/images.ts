@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { createDeflate } from "node:zlib";
-import { PNG_SIGNATURE, pngChunk } from "./image-bytes";
+import { PNG_SIGNATURE, pngChunk } from "./png";
 
 /** A real photo-like JPEG or PNG made on the spot, `width`×`height`. */
 export async function makeImage(format: "jpeg" | "png", width = 640, height = 400): Promise<Buffer> {

@@ -1,0 +1,7 @@
+/** Shapes the pages share with the server, so that components need not reach into models. */
+
+/** The signed-in reader as every page knows them: the root loader's `user`. */
+export type SignedInUser = { id: string; displayName: string; isAdmin: boolean };
+
+/** An article as its card in the list shows it. */
+export type PostCard = { id: string; title: string; excerpt: string; image: string; imageWidth: number; imageHeight: number };

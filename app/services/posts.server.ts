@@ -1,0 +1,222 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { EDIT_POST_FIELDS, editPostSchema, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
+import { BUSY_MESSAGE, canModify, imageSizeProblem, MESSAGES, POST_MESSAGES } from "~/lib/rules";
+import { getPendingImage, insertPendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
+import { deletePost, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
+import { BusyError } from "./concurrency.server";
+import { ContentProcessingError, excerptOf, toStoredContent } from "./content.server";
+import { readImageHeader } from "./image-header.server";
+import { deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
+import type { CurrentUser } from "./session.server";
+import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from "./throttle.server";
+
+/**
+ * Every rule about an article: who may create, edit and delete it, the
+ * checks of each field (the shared schemas of ~/lib/forms, then what only
+ * the server can judge: the image's bytes, the quotas, the sanitiser), and
+ * what happens to its image files. Each operation answers with a
+ * PostResult; routes only turn requests into calls and results into responses.
+ */
+
+const PENDING_LIFETIME = 24 * 60 * 60 * 1000;
+
+export type PostField = "title" | "content" | "image" | "tags";
+
+/** What the create form shows again; the image as its pending key, so it need not be picked again. */
+export type PostValues = { title: string; content: string; tags: string[]; pendingImage: string };
+
+/** Refused: the status to answer, the message to show, the fields to mark (and, for the create form, what it shows again). */
+export type PostRefusal = { ok: false; status: number; error: string; invalid: PostField[]; values?: PostValues };
+export type PostResult<T extends object = object> = ({ ok: true } & T) | PostRefusal;
+
+export function refusal(status: number, error: string, invalid: PostField[] = [], values?: PostValues): PostRefusal {
+  return { ok: false, status, error, invalid, ...(values && { values }) };
+}
+
+/** The create form as sent (see post-upload.server.ts). */
+export type PostFormInput = {
+  title: string;
+  content: string;
+  tags: string[];
+  /** A newly uploaded file, as sent. */
+  image: Uint8Array | null;
+  /** An image uploaded earlier (a refused form, or sent ahead by JavaScript). */
+  pendingImage: string;
+};
+
+/** What a form shows again when none of it was read. */
+export function emptyValues(): PostValues {
+  return { title: "", content: "", tags: [], pendingImage: "" };
+}
+
+// ---------------------------------------------------------------- images
+
+/**
+ * Check an uploaded image's bytes and store it re-encoded for `userId`.
+ * Refused: wrong type, too large to decode (judged by the header, before
+ * decoding), over the author's upload quota (429), a busy server (503), or
+ * a failure of the store.
+ */
+export async function acceptImage(userId: string, bytes: Uint8Array): Promise<PostResult<{ image: StoredImage }>> {
+  const header = readImageHeader(bytes);
+  if (!header) return refusal(400, MESSAGES.imageType, ["image"]);
+  const sizeProblem = imageSizeProblem(header);
+  if (sizeProblem) return refusal(400, sizeProblem, ["image"]);
+  // Counted once it reaches the decoder, whatever comes of it.
+  const upload = uploadAttempts(userId);
+  if (!reserve(upload)) return refusal(429, POST_MESSAGES.uploadQuota, ["image"]);
+  try {
+    return { ok: true, image: await storeImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) };
+  } catch (error) {
+    // Bytes that start like an image but do not decode are not an image either.
+    if (error instanceof UndecodableImageError) return refusal(400, MESSAGES.imageType, ["image"]);
+    if (error instanceof BusyError) {
+      release(upload);
+      return refusal(503, BUSY_MESSAGE, ["image"]);
+    }
+    console.error("Could not store an uploaded image", error);
+    return refusal(400, MESSAGES.uploadFailed, ["image"]);
+  }
+}
+
+/** Keep an accepted image for this user's next attempt at the form. */
+export function keepPending(image: StoredImage, userId: string): string {
+  insertPendingImage({ key: image.key, userId, width: image.width, height: image.height, createdAt: Date.now() });
+  return image.key;
+}
+
+/** Remove pending images nobody used within a day (their files too). */
+export async function removeStalePendingImages(now = Date.now()): Promise<void> {
+  for (const key of takeStalePendingImages(now - PENDING_LIFETIME)) await deleteImage(key);
+}
+
+/** What a refused form shows again when reading it stopped early (the image kept only if it is this user's). */
+export function keptValues(userId: string, input: PostFormInput): PostValues {
+  const pending = input.pendingImage ? getPendingImage(input.pendingImage, userId) : undefined;
+  return { title: input.title, content: input.content, tags: input.tags, pendingImage: pending?.key ?? "" };
+}
+
+// ---------------------------------------------------------------- create
+
+/** The create form's rules that need no server (the shared schema): the first broken one, or the checked title. */
+function checkForm(input: PostFormInput, image: "new" | "pending" | null): { title: string } | { error: string; invalid: PostField[] } {
+  const form = new FormData();
+  form.set("title", input.title);
+  form.set("content", input.content);
+  for (const tag of input.tags) form.append("tags", tag);
+  if (image) form.set("image", image);
+  const submission = parseWithZod(form, { schema: newPostSchema });
+  if (submission.status === "success") return { title: submission.value.title };
+  const problem = formProblem(submission.error ?? {}, NEW_POST_FIELDS, MESSAGES.createFieldsMissing)!;
+  return { error: problem.message, invalid: problem.invalid };
+}
+
+/**
+ * Publish a post from the create form for `userId`: every rule checked here,
+ * whatever the browser sent. The post row, its tags and its image exist
+ * together or not at all; the cheap checks come first, so a refused form
+ * costs little.
+ */
+export async function publishPost(userId: string, input: PostFormInput): Promise<PostResult<{ id: string }>> {
+  const values = { title: input.title, content: input.content, tags: input.tags, pendingImage: "" };
+  const refuse = (status: number, error: string, invalid: PostField[] = []) => refusal(status, error, invalid, values);
+
+  const pending = !input.image && input.pendingImage ? getPendingImage(input.pendingImage, userId) : undefined;
+  if (pending) values.pendingImage = pending.key;
+  const checked = checkForm(input, input.image ? "new" : pending ? "pending" : null);
+  if ("error" in checked) {
+    // The form goes back to the author: keep a good image so it need not be sent again.
+    if (input.image) {
+      const accepted = await acceptImage(userId, input.image);
+      if (!accepted.ok) return { ...accepted, values };
+      values.pendingImage = keepPending(accepted.image, userId);
+    }
+    return refuse(400, checked.error, checked.invalid);
+  }
+
+  const quota = newPostAttempts(userId);
+  if (!reserve(quota)) return refuse(429, POST_MESSAGES.postQuota);
+  let published: PostResult<{ id: string }> | undefined;
+  try {
+    published = await publishChecked(userId, { ...input, title: checked.title }, pending, refuse);
+    return published;
+  } finally {
+    // Only a published article counts.
+    if (!published?.ok) release(quota);
+  }
+}
+
+/** The rest of publishPost, once the form is complete and the author within the quota. */
+async function publishChecked(
+  userId: string,
+  input: PostFormInput,
+  pending: PendingImage | undefined,
+  refuse: (status: number, error: string, invalid?: PostField[]) => PostRefusal,
+): Promise<PostResult<{ id: string }>> {
+  const content = await storedContent(input.content, "a new article");
+  if (!content.ok) return refuse(content.status, content.error, content.invalid);
+  let image: StoredImage;
+  if (pending) image = { key: pending.key, width: pending.width, height: pending.height };
+  else if (input.image) {
+    const accepted = await acceptImage(userId, input.image);
+    if (!accepted.ok) return refuse(accepted.status, accepted.error, accepted.invalid);
+    image = accepted.image;
+  } else return refuse(400, MESSAGES.createFieldsMissing, ["image"]);
+
+  const post = { title: input.title, content: content.html, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
+  try {
+    return { ok: true, id: pending ? insertPostFromPending(post) : insertPost(post) };
+  } catch (error) {
+    console.error("Could not create a post", error);
+    if (!pending) await deleteImage(image.key);
+    return refuse(500, MESSAGES.createFailed);
+  }
+}
+
+/** An article body as it is stored: sanitised (in a worker), or why not. */
+async function storedContent(typed: string, what: string): Promise<PostResult<{ html: string }>> {
+  try {
+    return { ok: true, html: await toStoredContent(typed) };
+  } catch (error) {
+    if (error instanceof BusyError) return refusal(503, BUSY_MESSAGE);
+    if (!(error instanceof ContentProcessingError)) throw error;
+    console.error(`Could not sanitise ${what}`, error.cause);
+    return refusal(400, POST_MESSAGES.contentFailed, ["content"]);
+  }
+}
+
+// ---------------------------------------------------------------- edit and delete
+
+type Post = NonNullable<ReturnType<typeof getPost>>;
+
+/** Leave to change an article; only mayChangePost hands it out. */
+export type ChangePermission = { ok: true; post: Post; user: CurrentUser };
+
+/** Only an article's author or an admin may change it (404 when there is no such article). */
+export function mayChangePost(user: CurrentUser | null, postId: string): ChangePermission | PostRefusal {
+  const post = getPost(postId);
+  if (!post) return refusal(404, "");
+  if (!user || !canModify(user, post)) return refusal(403, POST_MESSAGES.forbidden);
+  return { ok: true, post, user };
+}
+
+/** Save an edited title and body (the form's fields, whatever the browser checked). */
+export async function savePost({ post, user }: ChangePermission, form: FormData): Promise<PostResult> {
+  const submission = parseWithZod(form, { schema: editPostSchema });
+  if (submission.status !== "success") {
+    const problem = formProblem(submission.error ?? {}, EDIT_POST_FIELDS, POST_MESSAGES.emptyEdit)!;
+    return refusal(400, problem.message, problem.invalid);
+  }
+  if (!reserve(editAttempts(user.id))) return refusal(429, POST_MESSAGES.editQuota);
+  const content = await storedContent(submission.value.content, "an edited article");
+  if (!content.ok) return content;
+  updatePost(post.id, { title: submission.value.title, content: content.html, excerpt: excerptOf(content.html) });
+  return { ok: true };
+}
+
+/** Delete an article, its tags and its image files. */
+export async function removePost({ post }: ChangePermission): Promise<PostResult> {
+  const image = deletePost(post.id);
+  if (image) await deleteImage(image);
+  return { ok: true };
+}
