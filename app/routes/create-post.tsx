@@ -4,7 +4,9 @@ import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/Field";
 import { ImagePicker } from "~/components/ImagePicker";
 import { TagPicker } from "~/components/TagPicker";
-import { BUSY_MESSAGE, CONTENT_MAX_LENGTH, TITLE_MAX_LENGTH } from "~/lib/rules";
+import { useFormCheck } from "~/components/useFormCheck";
+import { NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
+import { BUSY_MESSAGE, CONTENT_MAX_LENGTH, MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { BusyError, retryAfter } from "~/services/concurrency.server";
 import { readPostForm, withUploadSlot } from "~/services/post-upload.server";
@@ -32,19 +34,36 @@ export async function action({ request }: ActionFunctionArgs) {
   return data(result, { status: result.status, headers: retryAfter(result.status) });
 }
 
+/** What newPostSchema's `image` says in the browser: a file picked, or an image sent ahead (its key). */
+function describeImage(form: FormData): void {
+  const file = form.get("image");
+  if (file instanceof File && file.size > 0) form.set("image", "new");
+  else if (form.get("pendingImage")) form.set("image", "pending");
+  else form.delete("image");
+}
+
 export default function CreatePost() {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
+  const check = useFormCheck(newPostSchema, NEW_POST_FIELDS, MESSAGES.createFieldsMissing, describeImage);
   const values = result?.values;
-  const invalid = (field: string) => result?.invalid.includes(field as never) ?? false;
+  const shown = check.problem ? { error: check.problem.message, invalid: check.problem.invalid } : result;
+  const invalid = (field: string) => shown?.invalid.includes(field as never) ?? false;
   return (
     <main id="obsah" className="page create-page">
       <h1>Pridať článok</h1>
       {/* Keyed by each answer, so the fields show what the server kept. */}
-      <Form method="post" encType="multipart/form-data" noValidate key={JSON.stringify(values ?? null)} className="create-form">
-        {result?.error && (
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        key={JSON.stringify(values ?? null)}
+        className="create-form"
+        onSubmit={check.onSubmit}
+      >
+        {shown?.error && (
           <p className="form-error" id="create-error" role="alert">
-            {result.error}
+            {shown.error}
           </p>
         )}
         <Field

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { NewPasswordFields } from "~/components/Field";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { formProblem, NEW_PASSWORD_FIELDS, resetPasswordSchema } from "~/lib/forms";
+import { useFormCheck } from "~/components/useFormCheck";
+import { checkForm, formProblem, NEW_PASSWORD_FIELDS, resetPasswordSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { formText } from "~/services/auth.server";
@@ -19,12 +19,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const token = new URL(request.url).searchParams.get("token") ?? formText(form, "token");
-  const submission = parseWithZod(form, { schema: resetPasswordSchema });
-  if (submission.status !== "success") {
-    const problem = formProblem(submission.error ?? {}, NEW_PASSWORD_FIELDS, ACCOUNT_MESSAGES.passwordTooShort)!;
+  const checked = checkForm(resetPasswordSchema, form);
+  if (!checked.ok) {
+    const problem = formProblem(checked.errors, NEW_PASSWORD_FIELDS, ACCOUNT_MESSAGES.passwordTooShort)!;
     return data({ error: problem.message, invalid: problem.invalid as string[] }, { status: 400 });
   }
-  const { password } = submission.value;
+  const { password } = checked.value;
   const changed = await resetPassword(token, password).catch((error) => {
     if (error instanceof BusyError) return "busy" as const;
     throw error;
@@ -37,18 +37,20 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ResetPassword() {
   const { token, usable } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const check = useFormCheck(resetPasswordSchema, NEW_PASSWORD_FIELDS, ACCOUNT_MESSAGES.passwordTooShort);
+  const shown = check.problem ? { error: check.problem.message, invalid: check.problem.invalid } : result;
   return (
     <main id="obsah" className="page auth-single">
       <h1>Nové heslo</h1>
       {usable ? (
-        <Form method="post" replace noValidate className="auth-form">
+        <Form method="post" replace noValidate className="auth-form" onSubmit={check.onSubmit}>
           <input type="hidden" name="token" value={token} />
-          {result?.error && (
+          {shown?.error && (
             <p className="form-error" id="reset-error" role="alert">
-              {result.error}
+              {shown.error}
             </p>
           )}
-          <NewPasswordFields label="Nové heslo" invalid={result?.invalid ?? []} errorId="reset-error" />
+          <NewPasswordFields label="Nové heslo" invalid={shown?.invalid ?? []} errorId="reset-error" />
           <button type="submit" className="button">
             Nastaviť heslo
           </button>

@@ -1,7 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/links";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { forgotPasswordSchema, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
+import { checkForm, forgotPasswordSchema, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, MESSAGES } from "~/lib/rules";
 import { createUser } from "~/models/users.server";
 import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailure } from "~/services/auth.server";
@@ -51,14 +50,14 @@ export async function signIn(request: Request, form: FormData, clientAddress: st
 }
 
 export async function register(form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
-  const submission = parseWithZod(form, { schema: registerSchema });
+  const checked = checkForm(registerSchema, form);
   const values = { displayName: formText(form, "displayName").trim(), email: formText(form, "email").trim() };
   const fail = (status: number, error: string, invalid: FieldName[]) => refuse("register", status, error, invalid, values);
-  if (submission.status !== "success") {
-    const problem = formProblem(submission.error ?? {}, REGISTER_FIELDS, ACCOUNT_MESSAGES.fillAll)!;
+  if (!checked.ok) {
+    const problem = formProblem(checked.errors, REGISTER_FIELDS, ACCOUNT_MESSAGES.fillAll)!;
     return fail(400, problem.message, problem.invalid);
   }
-  const { displayName, email, password } = submission.value;
+  const { displayName, email, password } = checked.value;
   if (passwordWorkIsFull()) return fail(503, BUSY_MESSAGE, []);
   const registration: Attempt[] = [["registerPerAddress", subject(clientAddress)]];
   if (!reserve(registration)) return fail(429, ACCOUNT_MESSAGES.tooManyAttempts, []);
@@ -77,9 +76,9 @@ export async function register(form: FormData, clientAddress: string): Promise<A
 }
 
 export async function forgotPassword(form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
-  const submission = parseWithZod(form, { schema: forgotPasswordSchema });
-  if (submission.status !== "success") return refuse("forgot", 400, MESSAGES.emailRequired, ["email"], { email: "" });
-  const { email } = submission.value;
+  const checked = checkForm(forgotPasswordSchema, form);
+  if (!checked.ok) return refuse("forgot", 400, MESSAGES.emailRequired, ["email"], { email: "" });
+  const { email } = checked.value;
   if (!reserve(resetAttempts(email, clientAddress))) {
     return refuse("forgot", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], { email });
   }

@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { Field, NewPasswordFields } from "~/components/Field";
 import { CloseIcon } from "~/components/Icons";
+import { useFormCheck } from "~/components/useFormCheck";
+import { forgotPasswordSchema, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { safeRedirect } from "~/lib/links";
 import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH, MESSAGES } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
@@ -53,7 +55,15 @@ export default function SignInSignUp() {
     : searchParams.has("passwordChanged")
       ? ACCOUNT_MESSAGES.passwordChanged
       : null;
-  const formResult = result && result.intent === mode ? result : undefined;
+  const registerCheck = useFormCheck(registerSchema, REGISTER_FIELDS, ACCOUNT_MESSAGES.fillAll);
+  const { clear: clearRegisterCheck } = registerCheck;
+  useEffect(clearRegisterCheck, [mode, clearRegisterCheck]);
+  const registerProblem = mode === "register" ? registerCheck.problem : null;
+  // The browser's check of the register form, shown as the server would show it; else the server's answer.
+  const formResult = useMemo(
+    () => (registerProblem ? { error: registerProblem.message, invalid: registerProblem.invalid, values: {} } : result && result.intent === mode ? result : undefined),
+    [registerProblem, result, mode],
+  );
   const form = useRef<HTMLFormElement>(null);
   // After a refusal the browser would keep what was typed; passwords are never kept.
   useEffect(() => {
@@ -72,7 +82,7 @@ export default function SignInSignUp() {
           </p>
         )}
         {/* Keyed by mode: switching clears the e-mail, the passwords and the error. */}
-        <Form method="post" replace key={mode} className="auth-form" noValidate ref={form}>
+        <Form method="post" replace key={mode} className="auth-form" noValidate ref={form} onSubmit={mode === "register" ? registerCheck.onSubmit : undefined}>
           <input type="hidden" name="intent" value={mode} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
           {formResult?.error && (
@@ -147,8 +157,10 @@ export default function SignInSignUp() {
   );
 }
 
-function ForgotPasswordModal({ error, email, closeHref }: { error?: string; email?: string; closeHref: string }) {
+function ForgotPasswordModal({ error: serverError, email, closeHref }: { error?: string; email?: string; closeHref: string }) {
   const dialog = useRef<HTMLDivElement>(null);
+  const check = useFormCheck(forgotPasswordSchema, ["email"], MESSAGES.emailRequired);
+  const error = check.problem?.message ?? serverError;
   useEffect(() => dialog.current?.querySelector("input")?.focus(), []);
   return (
     <div className="modal-backdrop">
@@ -160,7 +172,7 @@ function ForgotPasswordModal({ error, email, closeHref }: { error?: string; emai
           </Link>
         </div>
         <p>Zadajte e-mail svojho účtu a pošleme vám odkaz na nastavenie nového hesla.</p>
-        <Form method="post" replace noValidate>
+        <Form method="post" replace noValidate onSubmit={check.onSubmit}>
           <input type="hidden" name="intent" value="forgot" />
           {error && (
             <p className="form-error" id="forgot-error" role="alert">

@@ -1,5 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import { EDIT_POST_FIELDS, editPostSchema, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
+import { checkForm, EDIT_POST_FIELDS, editPostSchema, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
 import { BUSY_MESSAGE, canModify, imageSizeProblem, MESSAGES, POST_MESSAGES } from "~/lib/rules";
 import { getPendingImage, insertPendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
 import { deletePost, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
@@ -99,15 +98,15 @@ export function keptValues(userId: string, input: PostFormInput): PostValues {
 // ---------------------------------------------------------------- create
 
 /** The create form's rules that need no server (the shared schema): the first broken one, or the checked title. */
-function checkForm(input: PostFormInput, image: "new" | "pending" | null): { title: string } | { error: string; invalid: PostField[] } {
+function checkNewPost(input: PostFormInput, image: "new" | "pending" | null): { title: string } | { error: string; invalid: PostField[] } {
   const form = new FormData();
   form.set("title", input.title);
   form.set("content", input.content);
   for (const tag of input.tags) form.append("tags", tag);
   if (image) form.set("image", image);
-  const submission = parseWithZod(form, { schema: newPostSchema });
-  if (submission.status === "success") return { title: submission.value.title };
-  const problem = formProblem(submission.error ?? {}, NEW_POST_FIELDS, MESSAGES.createFieldsMissing)!;
+  const checked = checkForm(newPostSchema, form);
+  if (checked.ok) return { title: checked.value.title };
+  const problem = formProblem(checked.errors, NEW_POST_FIELDS, MESSAGES.createFieldsMissing)!;
   return { error: problem.message, invalid: problem.invalid };
 }
 
@@ -123,7 +122,7 @@ export async function publishPost(userId: string, input: PostFormInput): Promise
 
   const pending = !input.image && input.pendingImage ? getPendingImage(input.pendingImage, userId) : undefined;
   if (pending) values.pendingImage = pending.key;
-  const checked = checkForm(input, input.image ? "new" : pending ? "pending" : null);
+  const checked = checkNewPost(input, input.image ? "new" : pending ? "pending" : null);
   if ("error" in checked) {
     // The form goes back to the author: keep a good image so it need not be sent again.
     if (input.image) {
@@ -202,15 +201,15 @@ export function mayChangePost(user: CurrentUser | null, postId: string): ChangeP
 
 /** Save an edited title and body (the form's fields, whatever the browser checked). */
 export async function savePost({ post, user }: ChangePermission, form: FormData): Promise<PostResult> {
-  const submission = parseWithZod(form, { schema: editPostSchema });
-  if (submission.status !== "success") {
-    const problem = formProblem(submission.error ?? {}, EDIT_POST_FIELDS, POST_MESSAGES.emptyEdit)!;
+  const checked = checkForm(editPostSchema, form);
+  if (!checked.ok) {
+    const problem = formProblem(checked.errors, EDIT_POST_FIELDS, POST_MESSAGES.emptyEdit)!;
     return refusal(400, problem.message, problem.invalid);
   }
   if (!reserve(editAttempts(user.id))) return refusal(429, POST_MESSAGES.editQuota);
-  const content = await storedContent(submission.value.content, "an edited article");
+  const content = await storedContent(checked.value.content, "an edited article");
   if (!content.ok) return content;
-  updatePost(post.id, { title: submission.value.title, content: content.html, excerpt: excerptOf(content.html) });
+  updatePost(post.id, { title: checked.value.title, content: content.html, excerpt: excerptOf(content.html) });
   return { ok: true };
 }
 
