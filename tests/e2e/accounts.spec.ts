@@ -127,3 +127,27 @@ test("registering from a redirect returns to where the visitor was going", async
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page).toHaveURL(/\/conflicts$/);
 });
+
+test("with JavaScript, the register form is checked by the server's schema before anything is sent", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "without JavaScript the server checks it (above)");
+  await open(page, "/signinsignup?mode=register", jsEnabled);
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(request.url());
+  });
+  await page.getByLabel("Zobrazované meno").fill("Anna Bátoriová");
+  await page.getByLabel("E-mail").fill("nie-je-email");
+  await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
+  await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Zlý e-mail alebo heslo");
+  await expect(page.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
+
+  await page.getByLabel("E-mail").fill("anna@example.com");
+  await page.getByLabel("Heslo", { exact: true }).fill("kratke");
+  await page.getByLabel("Potvrďte heslo").fill("kratke");
+  await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Heslo musí mať aspoň 8 znakov.");
+  await expect(page.getByLabel("Heslo", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  expect(posts).toEqual([]);
+});
