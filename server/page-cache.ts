@@ -58,13 +58,13 @@ export class PageStore {
   /** Bumped by every change of the data: a page rendered before one must not be stored after it. */
   private changes = 0;
 
-  constructor(private readonly dataStamp: () => unknown) {
-    this.stamp = dataStamp();
+  constructor(private readonly dataStamp: (options?: { fresh?: boolean }) => unknown) {
+    this.stamp = dataStamp({ fresh: true });
   }
 
-  /** How many changes of the data this store has seen; empties it if there is a new one. */
-  version(): number {
-    const stamp = this.dataStamp();
+  /** How many changes of the data this store has seen; empties it if there is a new one (`fresh`: asking the database now). */
+  version({ fresh = false } = {}): number {
+    const stamp = this.dataStamp({ fresh });
     if (stamp !== this.stamp) {
       this.stamp = stamp;
       this.changes++;
@@ -98,7 +98,8 @@ export class PageStore {
     const crcs = parts.map((part) => crc32(part, 0));
     const carries = parts.map((part, i) => Uint32Array.from({ length: 32 }, (_, bit) => (crc32(part, 2 ** bit) ^ crcs[i]) >>> 0));
     const entry = { status, parts, deflated, crcs, carries, contentType, bytes: parts.reduce((n, p) => n + p.length, 0) * 2 };
-    if (renderedAt !== this.version()) return entry;
+    // Asked afresh: a write by any process while the page was rendered keeps it out.
+    if (renderedAt !== this.version({ fresh: true })) return entry;
     this.entries.set(key, entry);
     this.totalBytes += entry.bytes;
     for (const [oldest, old] of this.entries) {
