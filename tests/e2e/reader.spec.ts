@@ -141,7 +141,9 @@ test("open an article over the list and go back to the same list", async ({ page
   await dialog.getByRole("link", { name: "Go back" }).click();
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(/\/posts\?limit=18$/);
-  await expect(page.locator(".card")).toHaveCount(12);
+  // All 12 demo articles (more than one page of 9): the list kept its limit. The other
+  // worker may have an article of its own published at this moment, hence "at least".
+  await expect(page.locator(".card").nth(11)).toBeVisible();
   if (jsEnabled) expect(await isSameDocument(page)).toBe(true);
 });
 
