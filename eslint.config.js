@@ -30,7 +30,9 @@ function layerRule(files, allowed) {
           patterns: [
             { regex: `^~/(?!(${allowed.join("|")})/)`, message: `${files} may import only ~/{${allowed.join(",")}}: the layers import downwards.` },
             // The shared tag list is the one file outside app/ the app reads.
-            { regex: "^\\.\\./(?!\\.\\./public/)", message: "Name another folder of app/ by its ~/ path." },
+            { regex: "^(\\./)*\\.\\./(?!\\.\\./public/)", message: "Name another folder of app/ by its ~/ path." },
+            // The data stamp is the page cache's, asked through the server interface only.
+            { regex: "^~/db/changes", message: "Only app/server-interface.server.ts reads the page data stamp." },
           ],
         },
       ],
@@ -66,7 +68,12 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [{ regex: "^~/(?!lib/)", allowTypeImports: true, message: "server/ reaches the app through appForServer (type imports only)." }] },
+        {
+          patterns: [
+            { regex: "^~/(?!lib/)", allowTypeImports: true, message: "server/ reaches the app through appForServer (type imports only)." },
+            { regex: "(^|/)app/", message: "server/ reaches the app through appForServer, never by a path." },
+          ],
+        },
       ],
     },
   },

@@ -1,5 +1,5 @@
 declare module "@remix-run/node" {
-  /** What server.js hands every loader and action. */
+  /** What the HTTP server (server/index.ts) hands every loader and action. */
   interface AppLoadContext {
     /** The client's address: the socket's, or the trusted proxy's header when TRUST_PROXY is set. */
     clientAddress: string;

@@ -30,11 +30,11 @@ import { isTag } from "./tags";
 /** A check that stops the field's other checks when it fails. */
 const rule = <T>(ok: (value: T) => boolean, error: string) => z.refine<T>(ok, { error, abort: true });
 
-/** A check whose message depends on the value (null when the value is fine). */
+/** A check whose message depends on the value (null when the value is fine); the field's last check. */
 const problemOf = <T>(problem: (value: T) => string | null) =>
   z.superRefine<T>((value, ctx) => {
     const message = problem(value);
-    if (message) ctx.addIssue({ code: "custom", message, input: value, abort: true });
+    if (message) ctx.addIssue({ code: "custom", message, input: value });
   });
 
 /** A required text field: missing or blank is `missing`. */

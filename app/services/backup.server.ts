@@ -54,6 +54,21 @@ export async function runBackup(target: string | undefined): Promise<Report> {
 }
 
 /**
+ * Write a database into the live one through SQLite's backup API: all pages
+ * in one step, so the live database is locked only for that moment. A first
+ * step that finds the site writing copies nothing and reports no pages:
+ * wait and try again (10 s at most). False when it never got its turn.
+ */
+async function copyInto(source: Database.Database, target: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { totalPages } = await source.backup(target, { progress: () => 0x7fffffff });
+    if (totalPages > 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+/**
  * `npm run restore -- <source>`: put a backup back, with the site running
  * or stopped. The database is replaced page by page through SQLite's backup
  * API, in one transaction: a running site goes on serving the old articles
@@ -76,7 +91,9 @@ export async function runRestore(source: string | undefined): Promise<Report> {
     await copyImages(env.uploadsDir, `${env.uploadsDir}${suffix}`);
     // The restored articles' images first, so that none is missing once the database switches.
     const images = await copyImages(path.join(folder, "uploads"), env.uploadsDir);
-    await backup.backup(env.databasePath);
+    if (!(await copyInto(backup, env.databasePath))) {
+      return { code: 1, output: "The database stayed busy for 10 s: nothing was restored. Try again in a moment." };
+    }
     migrateDatabase();
     return {
       code: 0,

@@ -55,7 +55,15 @@ describe("the page cache sees every writer", () => {
     expect((await titles())[0]).toBe("Napísané po zálohe");
     expect((await visitor().get(`/posts/${id}`)).response.status).toBe(200);
 
+    // The site is in the middle of a write when the restore comes to copy the database: it waits its turn.
+    const writer = new Database(server.databasePath);
+    writer.exec("BEGIN IMMEDIATE");
+    const released = new Promise((resolve) => setTimeout(resolve, 2_000)).then(() => {
+      writer.exec("COMMIT");
+      writer.close();
+    });
     const restore = await runBuildCommand("runRestore", [backupDir], server);
+    await released;
     expect(restore.code, restore.output).toBe(0);
     expect(await titles()).toEqual(backedUp);
     expect((await visitor().get(`/posts/${id}`)).response.status).toBe(404);

@@ -22,6 +22,9 @@ describe("the layers import only downwards", () => {
     ["app/components/Example.tsx", 'import type { PostCard } from "~/models/posts.server";'],
     ["app/components/Example.tsx", 'import type { loader } from "~/root";'],
     ["server/example.ts", 'import { getCurrentUser } from "~/services/session.server";'],
+    ["server/example.ts", 'import { getCurrentUser } from "../app/services/session.server";'],
+    ["app/models/example.server.ts", 'import { pageDataStamp } from "~/db/changes.server";'],
+    ["app/services/example.server.ts", 'import { db } from "./../db/connection.server";'],
     ["scripts/example.ts", 'import { getPage } from "../tests/support/http";'],
   ])("refuses, in %s: %s", async (file, code) => {
     expect(await refused(file, code)).toBe(true);
