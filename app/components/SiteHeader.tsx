@@ -28,13 +28,24 @@ function NavEntries() {
           </NavLink>
         </li>
       )}
+      {user?.isAdmin && (
+        <li>
+          <NavLink to="/admin">Admin</NavLink>
+        </li>
+      )}
+      {user && (
+        <li>
+          <NavLink to="/account" className="nav-account">
+            <span className="nav-account-label">Prihlásený ako </span>
+            <span className="nav-account-name">{user.displayName}</span>
+          </NavLink>
+        </li>
+      )}
       {user && (
         <li>
           {/* A form, so signing out works without JavaScript and cannot be triggered by a link. */}
           <Form method="post" action="/signout" className="nav-signout">
-            <button type="submit" title={`Prihlásený ako ${user.displayName}`}>
-              Odhlásiť sa
-            </button>
+            <button type="submit">Odhlásiť sa</button>
           </Form>
         </li>
       )}

@@ -1,11 +1,14 @@
 import Database from "better-sqlite3";
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import * as schema from "~/db/schema.server";
 import { env } from "~/config/env.server";
 import { projectPath } from "~/config/paths.server";
+import { foldForSearch } from "~/lib/search";
 
 function openDatabase(file: string) {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -16,6 +19,8 @@ function openDatabase(file: string) {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
+  // Diacritics-insensitive search (the admin's list of accounts).
+  sqlite.function("fold", { deterministic: true }, (text) => (typeof text === "string" ? foldForSearch(text) : text));
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: projectPath("drizzle") });
   return { sqlite, db };
@@ -31,4 +36,14 @@ export const db = opened.db;
 /** Bring the database's schema up to this version of the code (after a restore put an older one in place). */
 export function migrateDatabase(): void {
   migrate(db, { migrationsFolder: projectPath("drizzle") });
+}
+
+/** Run `work` in one transaction (a savepoint inside another): the models' writes in it happen together or not at all. */
+export function inTransaction<T>(work: () => T): T {
+  return sqlite.transaction(work)();
+}
+
+/** How many rows of `table` match `where` (Drizzle's $count is asynchronous only). */
+export function countRows(table: SQLiteTable, where?: SQL): number {
+  return db.select({ n: sql<number>`count(*)` }).from(table).where(where).get()!.n;
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
@@ -12,6 +12,8 @@ export const users = sqliteTable("users", {
   /** Set when an admin disables the account; its sessions stop working. */
   disabledAt: integer("disabled_at"),
   createdAt: integer("created_at").notNull(),
+  /** When the account last used a session (updated every few minutes at most, see session.server.ts). */
+  lastSeenAt: integer("last_seen_at"),
 });
 
 export const posts = sqliteTable(
@@ -34,7 +36,11 @@ export const posts = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("posts_created_at_idx").on(sql`${t.createdAt} DESC`, t.id)],
+  (t) => [
+    index("posts_created_at_idx").on(sql`${t.createdAt} DESC`, t.id),
+    // An author's own articles, newest first, and their count (the account and admin pages).
+    index("posts_author_created_at_idx").on(t.authorId, sql`${t.createdAt} DESC`),
+  ],
 );
 
 export const postTags = sqliteTable(
@@ -72,6 +78,9 @@ export const sessions = sqliteTable(
     createdAt: integer("created_at").notNull(),
     /** Slides forward with use (see session.server.ts), never past createdAt + the absolute lifetime. */
     expiresAt: integer("expires_at").notNull(),
+    /** The browser's User-Agent at sign-in (cut to 300 characters), to name the device in the account's list of sessions. */
+    userAgent: text("user_agent").notNull().default(""),
+    lastSeenAt: integer("last_seen_at"),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
@@ -124,4 +133,49 @@ export const pendingImages = sqliteTable(
 export const pageData = sqliteTable("page_data", {
   id: integer("id").primaryKey(),
   stamp: integer("stamp").notNull(),
+});
+
+/** Reasons a reader may give when reporting an article (the labels are in ~/lib/moderation). */
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    postId: text("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    reporterId: text("reporter_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    note: text("note").notNull().default(""),
+    createdAt: integer("created_at").notNull(),
+    /** Set when an admin dismisses the report; deleting the article deletes its reports. */
+    dismissedAt: integer("dismissed_at"),
+  },
+  (t) => [
+    // One open report per reader and article.
+    uniqueIndex("reports_open_idx").on(t.postId, t.reporterId).where(sql`${t.dismissedAt} IS NULL`),
+    index("reports_reporter_idx").on(t.reporterId),
+  ],
+);
+
+/**
+ * What admins did (on the site or with `npm run admin`), and what they changed
+ * of other people's articles. Names and titles are copied as they were at the
+ * time, with no foreign keys, so an entry outlives the account or the
+ * article it names. Triggers of migration 0005 refuse to change or delete an entry.
+ */
+export const moderationLog = sqliteTable("moderation_log", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  createdAt: integer("created_at").notNull(),
+  /** NULL for the command line. */
+  actorId: text("actor_id"),
+  actorName: text("actor_name").notNull(),
+  action: text("action").notNull(),
+  targetUserId: text("target_user_id"),
+  targetUserName: text("target_user_name"),
+  targetPostId: text("target_post_id"),
+  targetPostTitle: text("target_post_title"),
+  /** E.g. how many articles were removed, or the reason of a report. */
+  detail: text("detail").notNull().default(""),
 });

@@ -14,6 +14,7 @@ import {
   TITLE_MAX_LENGTH,
   typedText,
 } from "./rules";
+import { MODERATION_MESSAGES, REPORT_NOTE_MAX_LENGTH, REPORT_REASONS, type ReportReason } from "./moderation";
 import { isTag } from "./tags";
 
 /**
@@ -100,12 +101,14 @@ const newPasswordRules = z.superRefine<{ password: string; confirmPassword: stri
   if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["password"], input: password });
 });
 
+const displayName = text(ACCOUNT_MESSAGES.fillAll, { trim: true }).check(
+  rule((n: string) => n.length <= DISPLAY_NAME_MAX_LENGTH, ACCOUNT_MESSAGES.displayName),
+  rule((n: string) => !hasHiddenControls(n), ACCOUNT_MESSAGES.displayNameControls),
+);
+
 export const registerSchema = z
   .object({
-    displayName: text(ACCOUNT_MESSAGES.fillAll, { trim: true }).check(
-      rule((n: string) => n.length <= DISPLAY_NAME_MAX_LENGTH, ACCOUNT_MESSAGES.displayName),
-      rule((n: string) => !hasHiddenControls(n), ACCOUNT_MESSAGES.displayNameControls),
-    ),
+    displayName,
     email: email(ACCOUNT_MESSAGES.fillAll).check(rule(isEmail, MESSAGES.badCredentials)),
     password: text(ACCOUNT_MESSAGES.fillAll),
     confirmPassword: text(ACCOUNT_MESSAGES.fillAll),
@@ -119,6 +122,37 @@ export const resetPasswordSchema = z
   .object({ password: z._default(z.string(), ""), confirmPassword: z._default(z.string(), "") })
   .check(newPasswordRules);
 export const NEW_PASSWORD_FIELDS = ["password", "confirmPassword"] as const;
+
+/** A new display name on the account page: the registration's rules. */
+export const displayNameSchema = z.object({ displayName });
+
+/** A new password on the account page: the current one, then the registration's rules. */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: text(ACCOUNT_MESSAGES.fillAll),
+    password: text(ACCOUNT_MESSAGES.fillAll),
+    confirmPassword: text(ACCOUNT_MESSAGES.fillAll),
+  })
+  .check(newPasswordRules);
+export const CHANGE_PASSWORD_FIELDS = ["currentPassword", "password", "confirmPassword"] as const;
+
+/** Deleting one's account: the password, to be sure it is its owner. */
+export const deleteAccountSchema = z.object({ password: text(MODERATION_MESSAGES.currentPassword) });
+
+/** Reporting an article: a reason from the list, an optional note (new lines allowed). */
+export const reportSchema = z.object({
+  reason: z.enum(Object.keys(REPORT_REASONS) as [ReportReason, ...ReportReason[]], { error: MODERATION_MESSAGES.reportReason }),
+  note: z.optional(
+    z.pipe(
+      z.pipe(z.string(), z.transform((note: string) => typedText(note).trim())),
+      z.string().check(
+        rule((n: string) => n.length <= REPORT_NOTE_MAX_LENGTH, MODERATION_MESSAGES.reportNote),
+        rule((n: string) => !hasHiddenControls(n.replace(/\n/g, " ")), MODERATION_MESSAGES.reportNoteControls),
+      ),
+    ),
+  ),
+});
+export const REPORT_FIELDS = ["reason", "note"] as const;
 
 /** Each field's messages. */
 export type FieldErrors = Record<string, string[] | undefined>;

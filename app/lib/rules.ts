@@ -104,8 +104,17 @@ export const CONTENT_MAX_LENGTH = 30_000;
 export const CONTENT_MAX_TAGS = 2_000;
 export const CONTENT_MAX_DEPTH = 20;
 
-/** What one account may do (README: "Limits"): new articles, images sent to the decoder (a refused form's included), saved edits. */
-export const QUOTAS = { postsPerHour: 10, postsPerDay: 30, uploadsPerHour: 30, uploadsPerDay: 100, editsPerHour: 120 } as const;
+/** What one account may do (README: "Limits"): new articles, images sent to the decoder (a refused form's included), saved edits, reports, new names. */
+export const QUOTAS = {
+  postsPerHour: 10,
+  postsPerDay: 30,
+  uploadsPerHour: 30,
+  uploadsPerDay: 100,
+  editsPerHour: 120,
+  reportsPerHour: 10,
+  reportsPerDay: 30,
+  renamesPerHour: 10,
+} as const;
 
 export const POST_MESSAGES = {
   titleTooLong: `Nadpis môže mať najviac ${TITLE_MAX_LENGTH} znakov.`,

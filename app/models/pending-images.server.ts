@@ -26,3 +26,13 @@ export function takeStalePendingImages(before: number): string[] {
     .all()
     .map((row) => row.key);
 }
+
+/** Forget every pending image of a user; returns their keys, to remove the files. */
+export function takePendingImagesOf(userId: string): string[] {
+  return db
+    .delete(pendingImages)
+    .where(eq(pendingImages.userId, userId))
+    .returning({ key: pendingImages.key })
+    .all()
+    .map((row) => row.key);
+}

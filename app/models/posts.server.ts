@@ -1,7 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { PostCard } from "~/lib/types";
-import { db } from "~/db/connection.server";
+import { countRows, db } from "~/db/connection.server";
 import { pendingImages, posts, postTags, users } from "~/db/schema.server";
 
 const cardColumns = {
@@ -131,6 +131,34 @@ export function updatePost(id: string, change: { title: string; content: string;
 export function deletePost(id: string): string | undefined {
   const image = db.delete(posts).where(eq(posts.id, id)).returning({ image: posts.image }).get()?.image;
   return image;
+}
+
+/** Delete every post of an author in one transaction (their tags go with them); returns their image keys, to remove the files. */
+export function deletePostsOf(authorId: string): string[] {
+  return db
+    .delete(posts)
+    .where(eq(posts.authorId, authorId))
+    .returning({ image: posts.image })
+    .all()
+    .map((row) => row.image);
+}
+
+export type AuthoredPost = { id: string; title: string; createdAt: number; updatedAt: number };
+
+export function countPostsOf(authorId: string): number {
+  return countRows(posts, eq(posts.authorId, authorId));
+}
+
+/** A page of an author's posts, newest first (posts_author_created_at_idx). */
+export function listPostsOf(authorId: string, page: { offset: number; limit: number }): AuthoredPost[] {
+  return db
+    .select({ id: posts.id, title: posts.title, createdAt: posts.createdAt, updatedAt: posts.updatedAt })
+    .from(posts)
+    .where(eq(posts.authorId, authorId))
+    .orderBy(desc(posts.createdAt))
+    .limit(page.limit)
+    .offset(page.offset)
+    .all();
 }
 
 /** Every image key in use: by a post or by a pending upload. */

@@ -35,3 +35,8 @@ export function consumeResetToken(tokenHash: string, now: number, onConsumed: (u
     return token.userId;
   });
 }
+
+/** Forget every reset link of an account (its password was just changed). */
+export function deleteResetTokensOf(userId: string): void {
+  db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)).run();
+}

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, ne, notInArray, sql } from "drizzle-orm";
 import { db } from "~/db/connection.server";
 import { sessions, users } from "~/db/schema.server";
 
@@ -8,7 +8,7 @@ export function insertSession(session: typeof sessions.$inferInsert): void {
 
 const sessionUser = db
   .select({
-    session: { idHash: sessions.idHash, remember: sessions.remember, createdAt: sessions.createdAt, expiresAt: sessions.expiresAt },
+    session: { idHash: sessions.idHash, remember: sessions.remember, createdAt: sessions.createdAt, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt },
     user: { id: users.id, displayName: users.displayName, email: users.email, isAdmin: users.isAdmin },
   })
   .from(sessions)
@@ -24,16 +24,45 @@ export function getSessionUser(idHash: string): SessionUser | undefined {
   return sessionUser.get({ idHash });
 }
 
-export function extendSession(idHash: string, expiresAt: number): void {
-  db.update(sessions).set({ expiresAt }).where(eq(sessions.idHash, idHash)).run();
+/** A session in use: its new expiry and when it was last seen. */
+export function touchSession(idHash: string, change: { expiresAt: number; lastSeenAt: number }): void {
+  db.update(sessions).set(change).where(eq(sessions.idHash, idHash)).run();
 }
 
 export function deleteSession(idHash: string): void {
   db.delete(sessions).where(eq(sessions.idHash, idHash)).run();
 }
 
-export function deleteUserSessions(userId: string): void {
-  db.delete(sessions).where(eq(sessions.userId, userId)).run();
+/** End one session, only if it belongs to `userId`; whether there was one. */
+export function deleteSessionOf(userId: string, idHash: string): boolean {
+  return db.delete(sessions).where(and(eq(sessions.idHash, idHash), eq(sessions.userId, userId))).run().changes > 0;
+}
+
+/** End every session of an account, but `keepIdHash` when given. */
+export function deleteUserSessions(userId: string, keepIdHash?: string): void {
+  db.delete(sessions)
+    .where(and(eq(sessions.userId, userId), keepIdHash ? ne(sessions.idHash, keepIdHash) : undefined))
+    .run();
+}
+
+/** Keep only an account's `keep` most recently started sessions. */
+export function trimUserSessions(userId: string, keep: number): void {
+  const newest = db.select({ idHash: sessions.idHash }).from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.createdAt)).limit(keep);
+  db.delete(sessions)
+    .where(and(eq(sessions.userId, userId), notInArray(sessions.idHash, newest)))
+    .run();
+}
+
+export type SessionRow = { idHash: string; userAgent: string; createdAt: number; lastSeenAt: number | null; remember: boolean };
+
+/** An account's sessions still valid at `now`, most recently used first. */
+export function listUserSessions(userId: string, now: number): SessionRow[] {
+  return db
+    .select({ idHash: sessions.idHash, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, remember: sessions.remember })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), sql`${sessions.expiresAt} > ${now}`))
+    .orderBy(desc(sql`coalesce(${sessions.lastSeenAt}, ${sessions.createdAt})`))
+    .all();
 }
 
 export function purgeExpiredSessions(now: number): number {

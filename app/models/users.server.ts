@@ -1,7 +1,8 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import { db } from "~/db/connection.server";
-import { users } from "~/db/schema.server";
+import { containsPattern } from "~/lib/search";
+import { countRows, db } from "~/db/connection.server";
+import { posts, users } from "~/db/schema.server";
 
 export type User = typeof users.$inferSelect;
 
@@ -42,11 +43,66 @@ export function setPasswordHash(userId: string, passwordHash: string): void {
   db.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
 }
 
-/** Admin status and disabling, by e-mail; false when there is no such account. */
-export function updateUserByEmail(email: string, change: { isAdmin?: boolean; disabledAt?: number | null }): boolean {
-  return db.update(users).set(change).where(eq(users.email, normaliseEmail(email))).run().changes > 0;
+export function setDisplayName(userId: string, displayName: string): void {
+  db.update(users).set({ displayName }).where(eq(users.id, userId)).run();
+}
+
+/** Admin status and disabling. */
+export function updateUser(userId: string, change: { isAdmin?: boolean; disabledAt?: number | null }): void {
+  db.update(users).set(change).where(eq(users.id, userId)).run();
+}
+
+export function noteUserSeen(userId: string, now: number): void {
+  db.update(users).set({ lastSeenAt: now }).where(eq(users.id, userId)).run();
+}
+
+/** Admins who can still sign in. */
+export function countActiveAdmins(): number {
+  return countRows(users, and(eq(users.isAdmin, true), isNull(users.disabledAt)));
+}
+
+/** Delete an account; its sessions, reset tokens, pending images and reports go with it (its articles must be gone first). */
+export function deleteUser(userId: string): void {
+  db.delete(users).where(eq(users.id, userId)).run();
 }
 
 export function listUsers(): User[] {
   return db.select().from(users).orderBy(asc(users.createdAt)).all();
+}
+
+/** An account as the admin's table shows it. */
+export type AccountRow = Pick<User, "id" | "displayName" | "email" | "isAdmin" | "disabledAt" | "createdAt" | "lastSeenAt"> & {
+  canSignIn: boolean;
+  articles: number;
+};
+
+const accountColumns = {
+  id: users.id,
+  displayName: users.displayName,
+  email: users.email,
+  isAdmin: users.isAdmin,
+  disabledAt: users.disabledAt,
+  createdAt: users.createdAt,
+  lastSeenAt: users.lastSeenAt,
+  canSignIn: sql<number>`${users.passwordHash} IS NOT NULL`.mapWith(Boolean),
+  // One index range per account (posts_author_created_at_idx).
+  articles: sql<number>`(SELECT count(*) FROM ${posts} WHERE ${posts.authorId} = ${users.id})`,
+};
+
+/** Accounts whose name or e-mail contains `query` (diacritics and case ignored). */
+function matching(query: string) {
+  return query ? sql`fold(${users.displayName} || ' ' || ${users.email}) LIKE ${containsPattern(query)} ESCAPE '\\'` : undefined;
+}
+
+export function countAccounts(query: string): number {
+  return countRows(users, matching(query));
+}
+
+/** A page of the accounts matching `query`, newest first. */
+export function findAccounts(query: string, page: { offset: number; limit: number }): AccountRow[] {
+  return db.select(accountColumns).from(users).where(matching(query)).orderBy(desc(users.createdAt), users.id).limit(page.limit).offset(page.offset).all();
+}
+
+export function getAccount(userId: string): AccountRow | undefined {
+  return db.select(accountColumns).from(users).where(eq(users.id, userId)).get();
 }

@@ -15,6 +15,7 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { BackIcon } from "~/components/Icons";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
+import { formatDate, isoTime } from "~/lib/dates";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, PAGE_SIZE, storedToEditable, TITLE_MAX_LENGTH } from "~/lib/rules";
@@ -59,8 +60,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function refused({ status, error }: PostRefusal) {
   return data({ error, confirmDelete: false }, { status, headers: retryAfter(status) });
 }
-
-const dateFormat = new Intl.DateTimeFormat("sk-SK", { dateStyle: "long", timeZone: "Europe/Bratislava" });
 
 export default function PostOverlay() {
   const { post } = useLoaderData<typeof loader>();
@@ -121,14 +120,22 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
       backHref={listHref(list)}
       labelledBy="post-title"
       actions={
-        allowed &&
-        (editing ? (
-          editButtons
+        allowed ? (
+          editing ? (
+            editButtons
+          ) : (
+            <Link to={hrefs.edit} className="button button-light" preventScrollReset>
+              Edit
+            </Link>
+          )
         ) : (
-          <Link to={hrefs.edit} className="button button-light" preventScrollReset>
-            Edit
-          </Link>
-        ))
+          // Other signed-in readers may tell the admins what is wrong with it.
+          user && (
+            <Link to={`/posts/${post.id}/report`} className="button button-light">
+              Nahlásiť
+            </Link>
+          )
+        )
       }
     >
       <ResponsiveImage
@@ -176,7 +183,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
             <h1 id="post-title">{post.title}</h1>
             <p className="post-meta">
               {post.authorName} ·{" "}
-              <time dateTime={new Date(post.createdAt).toISOString()}>{dateFormat.format(post.createdAt)}</time>
+              <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
             </p>
             {/* Stored content was sanitised when it was written (b, i, em, strong, a, p, br; no attributes). */}
             <div className="post-content" dangerouslySetInnerHTML={{ __html: post.content }} />

@@ -36,7 +36,7 @@ export async function signIn(request: Request, form: FormData, clientAddress: st
   try {
     const user = await authenticator.authenticate("form", request);
     release(attempts);
-    return startSession(user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo")));
+    return startSession(request, user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo")));
   } catch (error) {
     if (error instanceof SignInFailure && error.reason === "credentials") {
       return refuse("signin", 400, MESSAGES.badCredentials, ["email", "password"], values);
@@ -49,7 +49,7 @@ export async function signIn(request: Request, form: FormData, clientAddress: st
   }
 }
 
-export async function register(form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
+export async function register(request: Request, form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
   const checked = checkForm(registerSchema, form);
   const values = { displayName: formText(form, "displayName").trim(), email: formText(form, "email").trim() };
   const fail = (status: number, error: string, invalid: FieldName[]) => refuse("register", status, error, invalid, values);
@@ -72,7 +72,7 @@ export async function register(form: FormData, clientAddress: string): Promise<A
   }
   const user = createUser({ displayName, email, passwordHash });
   if (!user) return fail(400, ACCOUNT_MESSAGES.emailTaken, ["email"]);
-  return startSession(user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo")));
+  return startSession(request, user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo")));
 }
 
 export async function forgotPassword(form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {

@@ -26,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = form.get("intent");
   let result: AccountFormResult | Response;
   if (intent === "signin") result = await signIn(request, form, context.clientAddress);
-  else if (intent === "register") result = await register(form, context.clientAddress);
+  else if (intent === "register") result = await register(request, form, context.clientAddress);
   else if (intent === "forgot") result = await forgotPassword(form, context.clientAddress);
   else result = { intent: "signin", status: 400, error: MESSAGES.badCredentials, invalid: [], values: {} };
   if (result instanceof Response) return result;
@@ -34,6 +34,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 type Mode = "signin" | "register";
+
+/** What the page says when another page sends the reader here (?resetSent, …). */
+const NOTICES = [
+  ["resetSent", ACCOUNT_MESSAGES.resetSent],
+  ["passwordChanged", ACCOUNT_MESSAGES.passwordChanged],
+  ["signedOutEverywhere", "Boli ste odhlásení na všetkých zariadeniach."],
+  ["accountDeleted", "Váš účet je zrušený. Ďakujeme, že ste s nami písali históriu."],
+] as const;
 
 export default function SignInSignUp() {
   const { redirectTo } = useLoaderData<typeof loader>();
@@ -50,11 +58,7 @@ export default function SignInSignUp() {
         ? "register"
         : "signin";
   const forgotOpen = searchParams.has("forgot");
-  const notice = searchParams.has("resetSent")
-    ? ACCOUNT_MESSAGES.resetSent
-    : searchParams.has("passwordChanged")
-      ? ACCOUNT_MESSAGES.passwordChanged
-      : null;
+  const notice = NOTICES.find(([param]) => searchParams.has(param))?.[1] ?? null;
   const registerCheck = useFormCheck(registerSchema, REGISTER_FIELDS, ACCOUNT_MESSAGES.fillAll);
   const { clear: clearRegisterCheck } = registerCheck;
   useEffect(clearRegisterCheck, [mode, clearRegisterCheck]);

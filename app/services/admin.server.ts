@@ -1,16 +1,25 @@
+import { isAccountAction } from "~/lib/moderation";
 import { showHiddenControls } from "~/lib/rules";
-import { getUserByEmail, listUsers, updateUserByEmail } from "~/models/users.server";
-import { endAllSessionsOf } from "./session.server";
+import { getUserByEmail, listUsers } from "~/models/users.server";
+import { moderateAccount } from "./moderation.server";
 
 const USAGE = `Usage: npm run admin -- <command>
-  grant <email>     make the account an admin
-  revoke <email>    take admin rights away
-  disable <email>   stop the account from signing in (its sessions end at once)
-  enable <email>    allow a disabled account to sign in again
-  list              list the accounts`;
+  grant <email>             make the account an admin
+  revoke <email>            take admin rights away (not from the last active admin)
+  disable <email>           stop the account from signing in (its sessions end at once)
+  enable <email>            allow a disabled account to sign in again
+  remove-articles <email>   delete every article of the account, with its images
+  list                      list the accounts
+Every change is written to the moderation log (/admin/log).`;
 
-/** The `npm run admin` command, on the configured database. Its output goes to a terminal: no control characters get there raw. */
-export function runAdminCommand(args: string[]): { code: number; output: string } {
+const COMMANDS = { grant: "grant", revoke: "revoke", disable: "disable", enable: "enable", "remove-articles": "removeArticles" } as const;
+
+/**
+ * The `npm run admin` command, on the configured database, with the rules
+ * of the admin pages (moderation.server.ts). Its output goes to a terminal:
+ * no control characters get there raw.
+ */
+export async function runAdminCommand(args: string[]): Promise<{ code: number; output: string }> {
   const [command, email] = args;
   if (command === "list") {
     const rows = listUsers().map(
@@ -18,15 +27,11 @@ export function runAdminCommand(args: string[]): { code: number; output: string 
     );
     return { code: 0, output: rows.length ? rows.join("\n") : "No accounts yet." };
   }
-  const changes = {
-    grant: { isAdmin: true },
-    revoke: { isAdmin: false },
-    disable: { disabledAt: Date.now() },
-    enable: { disabledAt: null },
-  } as const;
-  if (!(command in changes) || !email) return { code: 2, output: USAGE };
-  const change = changes[command as keyof typeof changes];
-  if (!updateUserByEmail(email, change)) return { code: 1, output: `No account with the e-mail ${showHiddenControls(email)}.` };
-  if (command === "disable") endAllSessionsOf(getUserByEmail(email)!.id);
-  return { code: 0, output: `${command}: done for ${showHiddenControls(email.trim().toLowerCase())}.` };
+  const action = Object.hasOwn(COMMANDS, command ?? "") ? COMMANDS[command as keyof typeof COMMANDS] : undefined;
+  if (!isAccountAction(action) || !email) return { code: 2, output: USAGE };
+  const user = getUserByEmail(email);
+  if (!user) return { code: 1, output: `No account with the e-mail ${showHiddenControls(email)}.` };
+  const result = await moderateAccount("command line", user.id, action);
+  if (!result.ok) return { code: 1, output: `${command}: refused for ${showHiddenControls(user.email)}: ${result.error}` };
+  return { code: 0, output: `${command}: done for ${showHiddenControls(user.email)}. ${result.message}` };
 }

@@ -2,7 +2,7 @@ import { hash, hashSync, verify } from "@node-rs/bcrypt";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { isEmail } from "~/lib/rules";
-import { getUserByEmail, type User } from "~/models/users.server";
+import { getUserByEmail, getUserById, type User } from "~/models/users.server";
 import { createLimiter } from "./concurrency.server";
 
 const BCRYPT_COST = 11;
@@ -28,6 +28,13 @@ export function hashPassword(password: string): Promise<string> {
 
 function checkPassword(password: string, passwordHash: string): Promise<boolean> {
   return hashing.run(() => verify(password, passwordHash));
+}
+
+/** Whether `password` is the account's (false for an account that cannot sign in). */
+export async function isPasswordOf(userId: string, password: string): Promise<boolean> {
+  const user = getUserById(userId);
+  const matches = await checkPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  return Boolean(user?.passwordHash) && matches;
 }
 
 /** Sign-in failed; `disabled` only after the right password for a disabled account. */

@@ -1,11 +1,13 @@
 import { checkForm, EDIT_POST_FIELDS, editPostSchema, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
 import { BUSY_MESSAGE, canModify, imageSizeProblem, MESSAGES, POST_MESSAGES } from "~/lib/rules";
 import { getPendingImage, insertPendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
-import { deletePost, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
+import { inTransaction } from "~/db/connection.server";
+import { deletePost, deletePostsOf, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
 import { BusyError } from "./concurrency.server";
 import { ContentProcessingError, excerptOf, toStoredContent } from "./content.server";
 import { readImageHeader } from "./image-header.server";
 import { deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
+import { logModeration } from "./moderation-log.server";
 import type { CurrentUser } from "./session.server";
 import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from "./throttle.server";
 
@@ -209,13 +211,39 @@ export async function savePost({ post, user }: ChangePermission, form: FormData)
   if (!reserve(editAttempts(user.id))) return refusal(429, POST_MESSAGES.editQuota);
   const content = await storedContent(checked.value.content, "an edited article");
   if (!content.ok) return content;
-  updatePost(post.id, { title: checked.value.title, content: content.html, excerpt: excerptOf(content.html) });
+  inTransaction(() => {
+    updatePost(post.id, { title: checked.value.title, content: content.html, excerpt: excerptOf(content.html) });
+    if (user.id !== post.authorId) logModeration(user, "editArticle", { post, user: author(post) });
+  });
   return { ok: true };
 }
 
 /** Delete an article, its tags and its image files. */
-export async function removePost({ post }: ChangePermission): Promise<PostResult> {
-  const image = deletePost(post.id);
+export async function removePost({ post, user }: ChangePermission, detail = ""): Promise<PostResult> {
+  const image = inTransaction(() => {
+    if (user.id !== post.authorId) logModeration(user, "deleteArticle", { post, user: author(post), detail });
+    return deletePost(post.id);
+  });
   if (image) await deleteImage(image);
   return { ok: true };
+}
+
+function author(post: Post) {
+  return { id: post.authorId, displayName: post.authorName };
+}
+
+/**
+ * Delete every article of an account. The rows go first, in one transaction
+ * with `alongside` (told how many; it may delete the account and name more
+ * image files to remove, e.g. its pending uploads); then the image files, one
+ * article at a time. A crash in between leaves files no row refers to,
+ * which the next start removes (removeOrphanImages), as after a single delete.
+ */
+export async function removePostsOf(userId: string, alongside: (removed: number) => string[] | void): Promise<number> {
+  const { posts, moreImages } = inTransaction(() => {
+    const posts = deletePostsOf(userId);
+    return { posts, moreImages: alongside(posts.length) ?? [] };
+  });
+  for (const key of [...posts, ...moreImages]) await deleteImage(key);
+  return posts.length;
 }

@@ -1,14 +1,18 @@
-import { createCookie, redirect } from "@remix-run/node";
+import { createCookie, data, redirect } from "@remix-run/node";
 import { createHash, randomBytes } from "node:crypto";
 import {
   deleteSession,
+  deleteSessionOf,
   deleteUserSessions,
-  extendSession,
   getSessionUser,
   insertSession,
+  listUserSessions,
   purgeExpiredSessions,
+  touchSession,
+  trimUserSessions,
   type SessionUser,
 } from "~/models/sessions.server";
+import { noteUserSeen } from "~/models/users.server";
 import { env } from "~/config/env.server";
 import { noteUser } from "./request-log.server";
 
@@ -18,8 +22,11 @@ const DAY = 24 * HOUR;
 const IDLE = { remember: 30 * DAY, browser: 12 * HOUR };
 /** However active, a session ends this long after sign-in. */
 const ABSOLUTE = 90 * DAY;
-/** Extend a session at most this often, so reading pages is not a write each time. */
-const RENEW_AFTER = HOUR;
+/** Note a session's use (its expiry, "last seen") at most this often, so reading pages is not a write each time. */
+const TOUCH_AFTER = 5 * 60 * 1000;
+/** Sessions one account may have at once; signing in again ends the oldest (a script signing in all day makes no pile of rows). */
+const MAX_SESSIONS_PER_ACCOUNT = 20;
+const USER_AGENT_MAX_LENGTH = 300;
 
 const sessionCookie = createCookie("dejiny_session", {
   secrets: [env.sessionSecret],
@@ -42,51 +49,100 @@ async function readSessionId(request: Request): Promise<string | null> {
   return typeof value === "string" && /^[A-Za-z0-9_-]{22,}$/.test(value) ? value : null;
 }
 
-/** The signed-in user, or null. Without a session cookie, nothing is looked up. */
-export async function getCurrentUser(request: Request): Promise<CurrentUser | null> {
+/** The signed-in user and their session (its hash names it in the account's list), or null. Without a session cookie, nothing is looked up. */
+export async function getCurrentSession(request: Request): Promise<{ user: CurrentUser; idHash: string } | null> {
   const id = await readSessionId(request);
   if (!id) return null;
   const idHash = hashId(id);
   const found = getSessionUser(idHash);
   const now = Date.now();
   if (!found || found.session.expiresAt <= now) return null;
-  const { session } = found;
-  const idle = session.remember ? IDLE.remember : IDLE.browser;
-  const renewed = Math.min(now + idle, session.createdAt + ABSOLUTE);
-  if (renewed - session.expiresAt > RENEW_AFTER) extendSession(idHash, renewed);
-  noteUser(found.user.id);
-  return found.user;
+  const { session, user } = found;
+  if (now - (session.lastSeenAt ?? session.createdAt) > TOUCH_AFTER) {
+    const idle = session.remember ? IDLE.remember : IDLE.browser;
+    touchSession(idHash, { expiresAt: Math.min(now + idle, session.createdAt + ABSOLUTE), lastSeenAt: now });
+    noteUserSeen(user.id, now);
+  }
+  noteUser(user.id);
+  return { user, idHash };
 }
 
-export async function requireUser(request: Request): Promise<CurrentUser> {
-  const user = await getCurrentUser(request);
-  if (!user) {
+/** The signed-in user, or null. */
+export async function getCurrentUser(request: Request): Promise<CurrentUser | null> {
+  return (await getCurrentSession(request))?.user ?? null;
+}
+
+/** The signed-in user and their session; a visitor is sent to sign in, and back here after. */
+export async function requireSession(request: Request): Promise<{ user: CurrentUser; idHash: string }> {
+  const session = await getCurrentSession(request);
+  if (!session) {
     const url = new URL(request.url);
     // Slashes left readable: /signinsignup?redirectTo=/create-post
     throw redirect(`/signinsignup?redirectTo=${encodeURIComponent(url.pathname + url.search).replace(/%2F/g, "/")}`);
   }
+  return session;
+}
+
+export async function requireUser(request: Request): Promise<CurrentUser> {
+  return (await requireSession(request)).user;
+}
+
+/** The signed-in admin. A visitor is sent to sign in (an admin comes back here); anyone else gets the site's 404, which does not say the page exists. */
+export async function requireAdmin(request: Request): Promise<CurrentUser> {
+  const user = await requireUser(request);
+  if (!user.isAdmin) throw data(null, { status: 404 });
   return user;
 }
 
 /** Start a new session (a new random id at every sign-in) and redirect with its cookie. */
-export async function startSession(userId: string, remember: boolean, redirectTo: string): Promise<Response> {
+export async function startSession(request: Request, userId: string, remember: boolean, redirectTo: string): Promise<Response> {
   const id = randomBytes(24).toString("base64url");
   const now = Date.now();
-  insertSession({ idHash: hashId(id), userId, remember, createdAt: now, expiresAt: now + (remember ? IDLE.remember : IDLE.browser) });
+  const userAgent = (request.headers.get("User-Agent") ?? "").slice(0, USER_AGENT_MAX_LENGTH);
+  insertSession({ idHash: hashId(id), userId, remember, createdAt: now, lastSeenAt: now, userAgent, expiresAt: now + (remember ? IDLE.remember : IDLE.browser) });
+  noteUserSeen(userId, now);
+  trimUserSessions(userId, MAX_SESSIONS_PER_ACCOUNT);
   purgeExpiredSessions(now);
   const cookie = await sessionCookie.serialize(id, remember ? { maxAge: ABSOLUTE / 1000 } : {});
   return redirect(redirectTo, { status: 303, headers: { "Set-Cookie": cookie } });
 }
 
-/** End the request's session on the server and in the browser. */
-export async function endSession(request: Request, redirectTo = "/"): Promise<Response> {
+/** End the request's session on the server and in the browser (with `everywhere`, every session of its account). */
+export async function endSession(request: Request, redirectTo = "/", { everywhere = false } = {}): Promise<Response> {
   const id = await readSessionId(request);
+  if (id && everywhere) {
+    const user = getSessionUser(hashId(id))?.user;
+    if (user) deleteUserSessions(user.id);
+  }
   if (id) deleteSession(hashId(id));
   return redirect(redirectTo, { status: 303, headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) } });
 }
 
-export function endAllSessionsOf(userId: string): void {
-  deleteUserSessions(userId);
+/** End every session of an account (but `exceptIdHash`, the one in use, when given). */
+export function endAllSessionsOf(userId: string, exceptIdHash?: string): void {
+  deleteUserSessions(userId, exceptIdHash);
+}
+
+/** End one of the account's own sessions, named by its handle in the list; false when the account has no such session. */
+export function endSessionOf(userId: string, handle: string): boolean {
+  const session = listUserSessions(userId, Date.now()).find((s) => sessionHandle(s.idHash) === handle);
+  return session ? deleteSessionOf(userId, session.idHash) : false;
+}
+
+/** How a page names a session: derived from its hash, so the page holds nothing that leads to the cookie. */
+export function sessionHandle(idHash: string): string {
+  return createHash("sha256").update(`handle:${idHash}`).digest("base64url").slice(0, 16);
+}
+
+/** An account's sessions for its list: the device, when it was last used, which one is this. */
+export function sessionsOf(userId: string, currentIdHash: string) {
+  return listUserSessions(userId, Date.now()).map((s) => ({
+    handle: sessionHandle(s.idHash),
+    userAgent: s.userAgent,
+    lastSeenAt: s.lastSeenAt ?? s.createdAt,
+    createdAt: s.createdAt,
+    current: s.idHash === currentIdHash,
+  }));
 }
 
 /** Whether a request carries a session cookie at all (its pages must not be cached by shared caches). */

@@ -27,6 +27,9 @@ export const LIMITS = {
   uploadsPerAccountPerHour: { max: QUOTAS.uploadsPerHour, windowMs: HOUR },
   uploadsPerAccountPerDay: { max: QUOTAS.uploadsPerDay, windowMs: DAY },
   editsPerAccountPerHour: { max: QUOTAS.editsPerHour, windowMs: HOUR },
+  reportsPerAccountPerHour: { max: QUOTAS.reportsPerHour, windowMs: HOUR },
+  reportsPerAccountPerDay: { max: QUOTAS.reportsPerDay, windowMs: DAY },
+  renamesPerAccountPerHour: { max: QUOTAS.renamesPerHour, windowMs: HOUR },
 } as const;
 
 type Limit = keyof typeof LIMITS;
@@ -105,4 +108,17 @@ export function uploadAttempts(userId: string): Attempt[] {
 /** A saved edit of an account (each is sanitised and empties the page cache), against its hourly quota. */
 export function editAttempts(userId: string): Attempt[] {
   return [["editsPerAccountPerHour", userId]];
+}
+
+/** A report of an account (its id), against its hourly and daily quota. */
+export function reportAttempts(userId: string): Attempt[] {
+  return [
+    ["reportsPerAccountPerHour", userId],
+    ["reportsPerAccountPerDay", userId],
+  ];
+}
+
+/** A change of an account's name (each empties the page cache), against its hourly quota. */
+export function renameAttempts(userId: string): Attempt[] {
+  return [["renamesPerAccountPerHour", userId]];
 }

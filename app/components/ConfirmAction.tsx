@@ -1,0 +1,42 @@
+import { Form, Link } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+
+/**
+ * The second step of a destructive action: the question, the same form
+ * again with confirm=yes, and a way back. The server asks it (no
+ * JavaScript needed); with JavaScript it also takes focus.
+ */
+export function ConfirmAction({
+  question,
+  fields,
+  confirmLabel,
+  cancelHref,
+}: {
+  question: string;
+  fields: Record<string, string>;
+  confirmLabel: string;
+  cancelHref: string;
+}) {
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    button.current?.scrollIntoView({ block: "center" });
+    button.current?.focus();
+  }, [question]);
+  return (
+    <Form method="post" className="confirm-box" role="alertdialog" aria-labelledby="confirm-question">
+      <p id="confirm-question">{question}</p>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <input type="hidden" name="confirm" value="yes" />
+      <div className="button-row">
+        <button type="submit" className="button button-danger" ref={button}>
+          {confirmLabel}
+        </button>
+        <Link to={cancelHref} className="button button-secondary" replace>
+          Zrušiť
+        </Link>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,216 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Field, NewPasswordFields } from "~/components/Field";
+import { Pager } from "~/components/Pager";
+import { useFocusFirstError } from "~/components/useFocusFirstError";
+import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
+import { articleCount, pageWindow, parsePage } from "~/lib/moderation";
+import { DISPLAY_NAME_MAX_LENGTH } from "~/lib/rules";
+import { pageTitle } from "~/lib/site";
+import { describeUserAgent } from "~/lib/user-agent";
+import { countPostsOf, listPostsOf } from "~/models/posts.server";
+import { changePassword, renameAccount, type AccountResult } from "~/services/account.server";
+import { retryAfter } from "~/services/concurrency.server";
+import { readForm } from "~/services/forms.server";
+import { endSession, endSessionOf, requireSession, sessionsOf } from "~/services/session.server";
+
+const ARTICLES_PER_PAGE = 20;
+
+/** What the page says after a change went through (?done=…): fixed texts, so the address cannot put words on the page. */
+const DONE = {
+  rename: "Meno je zmenené.",
+  password: "Heslo je zmenené. Ostatné zariadenia sú odhlásené.",
+  endSession: "Zariadenie je odhlásené.",
+} as const;
+
+type Intent = "rename" | "password";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, idHash } = await requireSession(request);
+  const params = new URL(request.url).searchParams;
+  const total = countPostsOf(user.id);
+  const window = pageWindow(parsePage(params.get("page")), total, ARTICLES_PER_PAGE);
+  const done = params.get("done");
+  return {
+    account: { displayName: user.displayName, email: user.email, isAdmin: user.isAdmin },
+    articles: { rows: listPostsOf(user.id, window), total, page: window.page, pages: window.pages },
+    sessions: sessionsOf(user.id, idHash).map((s) => ({ ...s, device: describeUserAgent(s.userAgent) })),
+    notice: done && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const session = await requireSession(request);
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  if (intent === "endAll") return endSession(request, "/signinsignup?signedOutEverywhere", { everywhere: true });
+  if (intent === "endSession") {
+    // Only a session of this account; any other handle changes nothing.
+    endSessionOf(session.user.id, String(form.get("session") ?? ""));
+    return redirect("/account?done=endSession#zariadenia", 303);
+  }
+  let result: AccountResult;
+  if (intent === "rename") result = renameAccount(session.user, form);
+  else if (intent === "password") result = await changePassword(session, form, context.clientAddress);
+  else return data({ intent: null, error: "Neznáma akcia.", invalid: [], values: {} }, { status: 400 });
+  if (result.ok) return redirect(`/account?done=${intent}`, 303);
+  const values = intent === "rename" ? { displayName: String(form.get("displayName") ?? "") } : {};
+  return data({ intent: intent as Intent, error: result.error, invalid: result.invalid, values }, { status: result.status, headers: retryAfter(result.status) });
+}
+
+export default function Account() {
+  const { account, articles, sessions, notice } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const failed = (intent: Intent) => (result?.intent === intent ? result : undefined);
+  const renameForm = useFocusFirstError(failed("rename"));
+  const passwordForm = useFocusFirstError(failed("password"));
+
+  return (
+    <main id="obsah" className="page account-page">
+      <h1>Môj účet</h1>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {result && !result.intent && (
+        <p className="form-error" role="alert">
+          {result.error}
+        </p>
+      )}
+
+      <section aria-labelledby="moje-clanky">
+        <h2 id="moje-clanky">Moje články</h2>
+        {articles.total === 0 ? (
+          <p>
+            Zatiaľ ste neuverejnili žiadny článok. <Link to="/create-post">Pridať článok</Link>
+          </p>
+        ) : (
+          <>
+            <p>Spolu {articleCount(articles.total)}, najnovšie prvé.</p>
+            <ul className="plain-list article-list">
+              {articles.rows.map((post) => (
+                <li key={post.id}>
+                  <Link to={`/posts/${post.id}`} className="article-list-title">
+                    {post.title}
+                  </Link>
+                  <span className="muted">
+                    <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
+                    {post.updatedAt > post.createdAt + 1000 && <> · upravené {formatDate(post.updatedAt)}</>}
+                  </span>
+                  <Link to={`/posts/${post.id}?edit`} className="article-list-edit" aria-label={`Upraviť: ${post.title}`}>
+                    Upraviť
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            <Pager page={articles.page} pages={articles.pages} hrefOf={(page) => `/account?page=${page}`} label="Stránky mojich článkov" />
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="profil">
+        <h2 id="profil">Profil</h2>
+        <p>
+          E-mail: <strong>{account.email}</strong>
+          {account.isAdmin && <> · administrátor</>}
+        </p>
+        <Form method="post" className="stack-form" noValidate ref={renameForm}>
+          <input type="hidden" name="intent" value="rename" />
+          {failed("rename") && (
+            <p className="form-error" id="rename-error" role="alert" tabIndex={-1}>
+              {failed("rename")!.error}
+            </p>
+          )}
+          <Field
+            name="displayName"
+            label="Zobrazované meno"
+            autoComplete="nickname"
+            maxLength={DISPLAY_NAME_MAX_LENGTH}
+            required
+            defaultValue={failed("rename")?.values.displayName ?? account.displayName}
+            invalid={failed("rename")?.invalid.includes("displayName")}
+            errorId="rename-error"
+          />
+          <button type="submit" className="button" disabled={busy}>
+            Uložiť meno
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="heslo">
+        <h2 id="heslo">Zmena hesla</h2>
+        <p>Po zmene hesla sa odhlásia všetky ostatné zariadenia.</p>
+        {/* Keyed by the result, so that a refusal clears the passwords typed. */}
+        <Form method="post" className="stack-form" noValidate ref={passwordForm} key={failed("password") ? result!.error : "password"}>
+          <input type="hidden" name="intent" value="password" />
+          <input type="hidden" name="username" autoComplete="username" value={account.email} />
+          {failed("password") && (
+            <p className="form-error" id="password-error" role="alert" tabIndex={-1}>
+              {failed("password")!.error}
+            </p>
+          )}
+          <Field
+            name="currentPassword"
+            label="Súčasné heslo"
+            type="password"
+            autoComplete="current-password"
+            required
+            invalid={failed("password")?.invalid.includes("currentPassword")}
+            errorId="password-error"
+          />
+          <NewPasswordFields label="Nové heslo" invalid={failed("password")?.invalid ?? []} errorId="password-error" />
+          <button type="submit" className="button" disabled={busy}>
+            Zmeniť heslo
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="zariadenia">
+        <h2 id="zariadenia">Prihlásené zariadenia</h2>
+        <ul className="plain-list session-list">
+          {sessions.map((s) => (
+            <li key={s.handle}>
+              <span>
+                <strong>{s.device}</strong>
+                {s.current && <span className="badge">toto zariadenie</span>}
+                <br />
+                <span className="muted">
+                  naposledy <time dateTime={isoTime(s.lastSeenAt)}>{formatDateTime(s.lastSeenAt)}</time>, prihlásené{" "}
+                  <time dateTime={isoTime(s.createdAt)}>{formatDate(s.createdAt)}</time>
+                </span>
+              </span>
+              {!s.current && (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="endSession" />
+                  <input type="hidden" name="session" value={s.handle} />
+                  <button type="submit" className="button button-secondary button-small" aria-label={`Odhlásiť zariadenie ${s.device}`}>
+                    Odhlásiť
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+        <Form method="post">
+          <input type="hidden" name="intent" value="endAll" />
+          <button type="submit" className="button button-secondary">
+            Odhlásiť sa všade
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="zrusenie">
+        <h2 id="zrusenie">Zrušenie účtu</h2>
+        <p>Účet môžete kedykoľvek natrvalo zrušiť spolu so všetkými svojimi článkami.</p>
+        <Link to="/account/delete" className="button button-danger">
+          Zrušiť účet…
+        </Link>
+      </section>
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Môj účet") }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,65 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Field } from "~/components/Field";
+import { useFocusFirstError } from "~/components/useFocusFirstError";
+import { articleCount } from "~/lib/moderation";
+import { pageTitle } from "~/lib/site";
+import { countPostsOf } from "~/models/posts.server";
+import { deleteAccount } from "~/services/account.server";
+import { retryAfter } from "~/services/concurrency.server";
+import { readForm } from "~/services/forms.server";
+import { endSession, requireUser } from "~/services/session.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return { email: user.email, articles: countPostsOf(user.id) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const result = await deleteAccount(user, await readForm(request), context.clientAddress);
+  // The account and its sessions are gone; the cookie goes too.
+  if (result.ok) return endSession(request, "/signinsignup?accountDeleted");
+  return data({ error: result.error, invalid: result.invalid }, { status: result.status, headers: retryAfter(result.status) });
+}
+
+export default function DeleteAccount() {
+  const { email, articles } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const form = useFocusFirstError(result);
+  return (
+    <main id="obsah" className="page account-page">
+      <h1>Zrušenie účtu</h1>
+      <p>Zrušením účtu {email} sa natrvalo a hneď odstráni:</p>
+      <ul>
+        <li>účet: meno, e-mail a heslo,</li>
+        <li>
+          {articles > 0 ? `všetky vaše články (${articleCount(articles)})` : "vaše články (teraz nemáte žiadny)"} aj s obrázkami,
+        </li>
+        <li>všetky prihlásenia, odkazy na obnovenie hesla a vaše hlásenia.</li>
+      </ul>
+      <p>Vrátiť sa to nedá. V moderátorskom denníku zostanú záznamy s vaším menom tak, ako bolo.</p>
+      <Form method="post" className="stack-form" noValidate ref={form} key={result?.error ?? "delete"}>
+        <input type="hidden" name="username" autoComplete="username" value={email} />
+        {result?.error && (
+          <p className="form-error" id="delete-error" role="alert" tabIndex={-1}>
+            {result.error}
+          </p>
+        )}
+        <Field name="password" label="Heslo (na potvrdenie)" type="password" autoComplete="current-password" required invalid={result?.invalid.includes("password")} errorId="delete-error" />
+        <div className="button-row">
+          <button type="submit" className="button button-danger" disabled={busy}>
+            Natrvalo zrušiť účet
+          </button>
+          <Link to="/account" className="button button-secondary">
+            Späť
+          </Link>
+        </div>
+      </Form>
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Zrušenie účtu") }, { name: "robots", content: "noindex" }];

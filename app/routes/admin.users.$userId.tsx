@@ -1,0 +1,138 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AccountStatus, AdminNav } from "~/components/Admin";
+import { ConfirmAction } from "~/components/ConfirmAction";
+import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
+import { ACCOUNT_ACTIONS, articleCount, isAccountAction, type AccountAction } from "~/lib/moderation";
+import { pageTitle } from "~/lib/site";
+import { listPostsOf } from "~/models/posts.server";
+import { getAccount } from "~/models/users.server";
+import { readForm } from "~/services/forms.server";
+import { moderateAccount } from "~/services/moderation.server";
+import { requireAdmin } from "~/services/session.server";
+
+const ARTICLES_SHOWN = 10;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const account = getAccount(params.userId ?? "");
+  if (!account) throw data(null, { status: 404 });
+  const done = new URL(request.url).searchParams.get("done");
+  return {
+    account,
+    self: account.id === admin.id,
+    articles: listPostsOf(account.id, { offset: 0, limit: ARTICLES_SHOWN }),
+    notice: isAccountAction(done) ? ACCOUNT_ACTIONS[done].done : null,
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  if (!isAccountAction(intent)) return data({ error: "Neznáma akcia.", confirm: null }, { status: 400 });
+  // Without confirm=yes, the page asks first (the step that works without JavaScript).
+  if (form.get("confirm") !== "yes") return { error: null, confirm: intent };
+  const result = await moderateAccount(admin, params.userId ?? "", intent);
+  if (!result.ok) return data({ error: result.error, confirm: null }, { status: result.status });
+  return redirect(`/admin/users/${params.userId}?done=${intent}`, 303);
+}
+
+/** The actions that make sense for the account as it is now. */
+function actionsFor(account: { isAdmin: boolean; disabledAt: number | null; articles: number }, self: boolean): AccountAction[] {
+  const actions: AccountAction[] = [];
+  // Nobody disables or demotes themselves (the server refuses it too).
+  if (!self) actions.push(account.disabledAt ? "enable" : "disable");
+  if (!account.isAdmin) actions.push("grant");
+  else if (!self) actions.push("revoke");
+  if (account.articles > 0) actions.push("removeArticles");
+  return actions;
+}
+
+export default function AdminAccount() {
+  const { account, self, articles, notice } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const question = (action: AccountAction) => ACCOUNT_ACTIONS[action].confirm.replace("{name}", account.displayName).replace("{count}", articleCount(account.articles));
+  return (
+    <main id="obsah" className="page admin-page">
+      <h1>Účet {account.displayName}</h1>
+      <AdminNav />
+      <p>
+        <Link to="/admin">← Späť na zoznam účtov</Link>
+      </p>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {result?.error && (
+        <p className="form-error" role="alert">
+          {result.error}
+        </p>
+      )}
+      {result?.confirm && (
+        <ConfirmAction
+          question={question(result.confirm)}
+          fields={{ intent: result.confirm }}
+          confirmLabel={ACCOUNT_ACTIONS[result.confirm].button}
+          cancelHref={`/admin/users/${account.id}`}
+        />
+      )}
+      <dl className="facts">
+        <dt>E-mail</dt>
+        <dd>{account.email}</dd>
+        <dt>Rola</dt>
+        <dd>{account.isAdmin ? "administrátor" : "používateľ"}</dd>
+        <dt>Stav</dt>
+        <dd>
+          <AccountStatus account={account} />
+        </dd>
+        <dt>Články</dt>
+        <dd>{account.articles}</dd>
+        <dt>Registrácia</dt>
+        <dd>
+          <time dateTime={isoTime(account.createdAt)}>{formatDate(account.createdAt)}</time>
+        </dd>
+        <dt>Naposledy</dt>
+        <dd>{account.lastSeenAt ? <time dateTime={isoTime(account.lastSeenAt)}>{formatDateTime(account.lastSeenAt)}</time> : "—"}</dd>
+      </dl>
+
+      <h2>Akcie</h2>
+      {self && <p className="muted">Toto je váš účet: nemôžete ho zablokovať ani mu odobrať práva administrátora.</p>}
+      <div className="button-row">
+        {actionsFor(account, self).map((action) => (
+          <Form method="post" key={action}>
+            <input type="hidden" name="intent" value={action} />
+            <button type="submit" className={`button ${action === "removeArticles" || action === "disable" ? "button-danger" : "button-secondary"}`}>
+              {ACCOUNT_ACTIONS[action].button}
+            </button>
+          </Form>
+        ))}
+      </div>
+
+      {articles.length > 0 && (
+        <>
+          <h2>Najnovšie články</h2>
+          <ul className="plain-list article-list">
+            {articles.map((post) => (
+              <li key={post.id}>
+                <Link to={`/posts/${post.id}`} className="article-list-title">
+                  {post.title}
+                </Link>
+                <span className="muted">
+                  <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </main>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: pageTitle(data ? `Účet ${data.account.displayName}` : "Stránka sa nenašla") },
+  { name: "robots", content: "noindex" },
+];

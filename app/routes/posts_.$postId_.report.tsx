@@ -1,0 +1,103 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useFocusFirstError } from "~/components/useFocusFirstError";
+import { REPORT_NOTE_MAX_LENGTH, REPORT_REASONS, type ReportReason } from "~/lib/moderation";
+import { pageTitle } from "~/lib/site";
+import { getPost } from "~/models/posts.server";
+import { retryAfter } from "~/services/concurrency.server";
+import { readForm } from "~/services/forms.server";
+import { reportPost } from "~/services/moderation.server";
+import { requireUser } from "~/services/session.server";
+
+/** "Nahlásiť": a signed-in reader tells the admins what is wrong with an article. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const post = getPost(params.postId ?? "");
+  if (!post) throw data(null, { status: 404 });
+  return { post: { id: post.id, title: post.title }, own: post.authorId === user.id };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await readForm(request);
+  const result = reportPost(user, params.postId ?? "", form);
+  if (!result.ok && result.status === 404) throw data(null, { status: 404 });
+  if (result.ok) return { sent: result.message, error: null, invalid: [] as string[], values: { reason: "", note: "" } };
+  const values = { reason: String(form.get("reason") ?? ""), note: String(form.get("note") ?? "") };
+  return data({ sent: null, error: result.error, invalid: result.invalid ?? [], values }, { status: result.status, headers: retryAfter(result.status) });
+}
+
+export default function ReportPost() {
+  const { post, own } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const form = useFocusFirstError(result?.error ? result : null);
+  const chosen = result?.values.reason ?? "";
+  return (
+    <main id="obsah" className="page account-page">
+      <h1>Nahlásiť článok</h1>
+      <p>
+        <Link to={`/posts/${post.id}`}>„{post.title}“</Link>
+      </p>
+      {result?.sent ? (
+        <>
+          <p className="notice" role="status">
+            {result.sent}
+          </p>
+          <p>
+            <Link to={`/posts/${post.id}`}>Späť na článok</Link>
+          </p>
+        </>
+      ) : own ? (
+        <p>Toto je váš článok: nemôžete ho nahlásiť, ale môžete ho upraviť alebo odstrániť.</p>
+      ) : (
+        <Form method="post" className="stack-form" noValidate ref={form}>
+          {result?.error && (
+            <p className="form-error" id="report-error" role="alert" tabIndex={-1}>
+              {result.error}
+            </p>
+          )}
+          <p id="reason-label" className="field-label">
+            Čo je s článkom v neporiadku?
+          </p>
+          <div
+            role="radiogroup"
+            className="choice-group"
+            aria-labelledby="reason-label"
+            aria-invalid={result?.invalid.includes("reason") || undefined}
+            aria-describedby={result?.invalid.includes("reason") ? "report-error" : undefined}
+          >
+            {(Object.keys(REPORT_REASONS) as ReportReason[]).map((reason) => (
+              <label className="checkbox" key={reason}>
+                <input type="radio" name="reason" value={reason} defaultChecked={chosen === reason} required /> {REPORT_REASONS[reason]}
+              </label>
+            ))}
+          </div>
+          <div className="field">
+            <label htmlFor="field-note">Poznámka pre redakciu (nepovinná)</label>
+            <textarea
+              id="field-note"
+              name="note"
+              rows={4}
+              maxLength={REPORT_NOTE_MAX_LENGTH}
+              defaultValue={result?.values.note ?? ""}
+              aria-invalid={result?.invalid.includes("note") || undefined}
+              aria-describedby={result?.invalid.includes("note") ? "report-error" : undefined}
+            />
+          </div>
+          <div className="button-row">
+            <button type="submit" className="button" disabled={busy}>
+              Nahlásiť
+            </button>
+            <Link to={`/posts/${post.id}`} className="button button-secondary">
+              Zrušiť
+            </Link>
+          </div>
+        </Form>
+      )}
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Nahlásiť článok") }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,96 @@
+import { CHANGE_PASSWORD_FIELDS, changePasswordSchema, checkForm, deleteAccountSchema, displayNameSchema, formProblem } from "~/lib/forms";
+import { articleCount, MODERATION_MESSAGES } from "~/lib/moderation";
+import { ACCOUNT_MESSAGES, BUSY_MESSAGE } from "~/lib/rules";
+import { inTransaction } from "~/db/connection.server";
+import { takePendingImagesOf } from "~/models/pending-images.server";
+import { deleteResetTokensOf } from "~/models/reset-tokens.server";
+import { countActiveAdmins, deleteUser, setDisplayName, setPasswordHash } from "~/models/users.server";
+import { hashPassword, isPasswordOf, passwordWorkIsFull } from "./auth.server";
+import { BusyError } from "./concurrency.server";
+import { logModeration } from "./moderation-log.server";
+import { removePostsOf } from "./posts.server";
+import { endAllSessionsOf, type CurrentUser } from "./session.server";
+import { release, renameAttempts, reserve, signInAttempts } from "./throttle.server";
+
+/**
+ * What a user does with their own account: a new name, a new password,
+ * deleting it. The password is asked again for the last two, with the
+ * sign-in's limits: a stolen session cannot guess its way to the account.
+ */
+
+export type AccountResult = { ok: true; notice: string } | { ok: false; status: number; error: string; invalid: string[] };
+
+const refuse = (status: number, error: string, invalid: string[] = []): AccountResult => ({ ok: false, status, error, invalid });
+
+export function renameAccount(user: CurrentUser, form: FormData): AccountResult {
+  const checked = checkForm(displayNameSchema, form);
+  if (!checked.ok) return refuse(400, formProblem(checked.errors, ["displayName"], ACCOUNT_MESSAGES.fillAll)!.message, ["displayName"]);
+  if (checked.value.displayName === user.displayName) return { ok: true, notice: "Meno zostáva rovnaké." };
+  if (!reserve(renameAttempts(user.id))) return refuse(429, ACCOUNT_MESSAGES.tooManyAttempts);
+  setDisplayName(user.id, checked.value.displayName);
+  return { ok: true, notice: "Meno je zmenené." };
+}
+
+/** The account's password checked like a sign-in (throttled, one bcrypt at a time): null when it is right, else the refusal. */
+async function confirmOwner(user: CurrentUser, password: string, clientAddress: string, field: string): Promise<AccountResult | null> {
+  if (passwordWorkIsFull()) return refuse(503, BUSY_MESSAGE);
+  const attempts = signInAttempts(user.email, clientAddress);
+  if (!reserve(attempts)) return refuse(429, ACCOUNT_MESSAGES.tooManyAttempts);
+  let matches: boolean;
+  try {
+    matches = await isPasswordOf(user.id, password);
+  } catch (error) {
+    release(attempts);
+    if (error instanceof BusyError) return refuse(503, BUSY_MESSAGE);
+    throw error;
+  }
+  // Only a wrong password counts.
+  if (!matches) return refuse(400, MODERATION_MESSAGES.wrongPassword, [field]);
+  release(attempts);
+  return null;
+}
+
+/** A new password: ends every other session of the account and its unused reset links; this session stays. */
+export async function changePassword(session: { user: CurrentUser; idHash: string }, form: FormData, clientAddress: string): Promise<AccountResult> {
+  const checked = checkForm(changePasswordSchema, form);
+  if (!checked.ok) {
+    const problem = formProblem(checked.errors, CHANGE_PASSWORD_FIELDS, ACCOUNT_MESSAGES.fillAll)!;
+    return refuse(400, problem.message, problem.invalid);
+  }
+  const { user, idHash } = session;
+  const refused = await confirmOwner(user, checked.value.currentPassword, clientAddress, "currentPassword");
+  if (refused) return refused;
+  let passwordHash: string;
+  try {
+    passwordHash = await hashPassword(checked.value.password);
+  } catch (error) {
+    if (error instanceof BusyError) return refuse(503, BUSY_MESSAGE);
+    throw error;
+  }
+  inTransaction(() => {
+    setPasswordHash(user.id, passwordHash);
+    endAllSessionsOf(user.id, idHash);
+    deleteResetTokensOf(user.id);
+  });
+  return { ok: true, notice: "Heslo je zmenené. Ostatné zariadenia sú odhlásené." };
+}
+
+/**
+ * Delete the account: its articles and their images, its pending uploads,
+ * sessions, reset links and reports. The moderation log keeps its entries,
+ * with the names as they were, and gains one saying the account was deleted.
+ */
+export async function deleteAccount(user: CurrentUser, form: FormData, clientAddress: string): Promise<AccountResult> {
+  const checked = checkForm(deleteAccountSchema, form);
+  if (!checked.ok) return refuse(400, MODERATION_MESSAGES.currentPassword, ["password"]);
+  const refused = await confirmOwner(user, checked.value.password, clientAddress, "password");
+  if (refused) return refused;
+  if (user.isAdmin && countActiveAdmins() <= 1) return refuse(400, MODERATION_MESSAGES.lastAdminDelete);
+  const removed = await removePostsOf(user.id, (count) => {
+    logModeration(user, "deleteAccount", { user, detail: articleCount(count) });
+    const pending = takePendingImagesOf(user.id);
+    deleteUser(user.id);
+    return pending;
+  });
+  return { ok: true, notice: `Účet je zrušený (${articleCount(removed)}).` };
+}

@@ -1,0 +1,97 @@
+import { checkForm, formProblem, REPORT_FIELDS, reportSchema } from "~/lib/forms";
+import { ACCOUNT_ACTIONS, articleCount, MODERATION_MESSAGES, reasonLabel, type AccountAction } from "~/lib/moderation";
+import { inTransaction } from "~/db/connection.server";
+import { getPost } from "~/models/posts.server";
+import { getOpenReport, insertReport, dismissReport as markDismissed } from "~/models/reports.server";
+import { countActiveAdmins, getUserById, updateUser, type User } from "~/models/users.server";
+import { logModeration, type Actor } from "./moderation-log.server";
+import { mayChangePost, removePost, removePostsOf } from "./posts.server";
+import { endAllSessionsOf, type CurrentUser } from "./session.server";
+import { release, reportAttempts, reserve } from "./throttle.server";
+
+/**
+ * The rules of moderation, the same for the admin pages and `npm run admin`:
+ * nobody disables or demotes themselves, the last active admin stays, and
+ * every action is in the moderation log (written in the same transaction).
+ */
+
+export type ModerationResult = { ok: true; message: string } | { ok: false; status: number; error: string };
+
+const refuse = (status: number, error: string): ModerationResult => ({ ok: false, status, error });
+
+/** What an action changes on the account row. */
+const FLAG_CHANGES = {
+  disable: () => ({ disabledAt: Date.now() }),
+  enable: () => ({ disabledAt: null }),
+  grant: () => ({ isAdmin: true }),
+  revoke: () => ({ isAdmin: false }),
+} as const;
+
+/** Whether the account is already as the action would leave it. */
+function alreadyDone(user: User, action: keyof typeof FLAG_CHANGES): boolean {
+  return { disable: user.disabledAt !== null, enable: user.disabledAt === null, grant: user.isAdmin, revoke: !user.isAdmin }[action];
+}
+
+/** Disable, enable, grant or revoke admin, or remove all articles of an account. */
+export async function moderateAccount(actor: Actor, userId: string, action: AccountAction): Promise<ModerationResult> {
+  const user = getUserById(userId);
+  if (!user) return refuse(404, MODERATION_MESSAGES.noSuchAccount);
+  if (action === "removeArticles") {
+    const removed = await removePostsOf(user.id, (count) => logModeration(actor, "removeArticles", { user, detail: articleCount(count) }));
+    return { ok: true, message: `${ACCOUNT_ACTIONS.removeArticles.done} (${removed})` };
+  }
+  const takesAdminAway = action === "disable" || action === "revoke";
+  if (takesAdminAway && actor !== "command line" && actor.id === user.id) return refuse(400, MODERATION_MESSAGES.notYourself);
+  if (alreadyDone(user, action)) return { ok: true, message: ACCOUNT_ACTIONS[action].done };
+  return inTransaction(() => {
+    // Checked in the transaction, so two admins demoting each other at once cannot both succeed.
+    if (takesAdminAway && user.isAdmin && user.disabledAt === null && countActiveAdmins() <= 1) return refuse(400, MODERATION_MESSAGES.lastAdmin);
+    updateUser(user.id, FLAG_CHANGES[action]());
+    // A disabled account is signed out everywhere at once (its sessions also stop working while it is disabled).
+    if (action === "disable") endAllSessionsOf(user.id);
+    logModeration(actor, action, { user });
+    return { ok: true, message: ACCOUNT_ACTIONS[action].done } as const;
+  });
+}
+
+// ---------------------------------------------------------------- reports
+
+/** A reader reports an article: a reason from the list, an optional note; one open report per reader and article, throttled. */
+export function reportPost(user: CurrentUser, postId: string, form: FormData): ModerationResult & { invalid?: string[] } {
+  const checked = checkForm(reportSchema, form);
+  if (!checked.ok) {
+    const problem = formProblem(checked.errors, REPORT_FIELDS, MODERATION_MESSAGES.reportReason)!;
+    return { ...refuse(400, problem.message), invalid: problem.invalid };
+  }
+  const post = getPost(postId);
+  if (!post) return refuse(404, "");
+  if (post.authorId === user.id) return refuse(400, MODERATION_MESSAGES.reportOwn);
+  const attempts = reportAttempts(user.id);
+  if (!reserve(attempts)) return refuse(429, MODERATION_MESSAGES.reportQuota);
+  const { reason, note } = checked.value;
+  if (!insertReport({ postId, reporterId: user.id, reason, note: note ?? "", createdAt: Date.now() })) {
+    release(attempts);
+    return refuse(400, MODERATION_MESSAGES.reportDuplicate);
+  }
+  return { ok: true, message: "Ďakujeme, článok sme nahlásili redakcii." };
+}
+
+/** An admin dismisses an open report. */
+export function dismissReport(admin: CurrentUser, reportId: number): ModerationResult {
+  return inTransaction(() => {
+    const report = markDismissed(reportId, Date.now());
+    if (!report) return refuse(404, MODERATION_MESSAGES.noSuchReport);
+    logModeration(admin, "dismissReport", { post: getPost(report.postId), detail: reasonLabel(report.reason) });
+    return { ok: true, message: "Hlásenie je zamietnuté." } as const;
+  });
+}
+
+/** An admin deletes a reported article (its reports go with it). */
+export async function deleteReportedPost(admin: CurrentUser, reportId: number): Promise<ModerationResult> {
+  const report = getOpenReport(reportId);
+  if (!report) return refuse(404, MODERATION_MESSAGES.noSuchReport);
+  const permission = mayChangePost(admin, report.postId);
+  if (!permission.ok) return refuse(permission.status, permission.error || MODERATION_MESSAGES.noSuchReport);
+  await removePost(permission, `hlásenie: ${reasonLabel(report.reason)}`);
+  return { ok: true, message: "Článok je odstránený." };
+}
