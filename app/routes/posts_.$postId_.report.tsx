@@ -50,7 +50,7 @@ export default function ReportPost() {
           </p>
         </>
       ) : own ? (
-        <p>Toto je váš článok: nemôžete ho nahlásiť, ale môžete ho upraviť alebo odstrániť.</p>
+        <p className={result?.error ? "form-error" : undefined}>{result?.error ?? "Toto je váš článok: nemôžete ho nahlásiť, ale môžete ho upraviť alebo odstrániť."}</p>
       ) : (
         <Form method="post" className="stack-form" noValidate ref={form}>
           {result?.error && (
