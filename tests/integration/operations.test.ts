@@ -119,6 +119,10 @@ describe("npm run admin", () => {
     const { client, email } = await registerUser(server.url);
     expect(await admin("grant", email.toUpperCase())).toMatchObject({ code: 0 });
     expect((await admin("list")).output).toMatch(new RegExp(`${email}\\s.*admin`));
+    // The only admin stays one: the same rule as the admin page.
+    expect(await admin("revoke", email)).toMatchObject({ code: 1, output: expect.stringContaining("posledný aktívny administrátor") });
+    const { email: second } = await registerUser(server.url);
+    expect((await admin("grant", second)).code).toBe(0);
     expect((await admin("revoke", email)).code).toBe(0);
     expect((await admin("list")).output).toMatch(new RegExp(`${email}\\s.*user`));
     expect((await admin("disable", email)).code).toBe(0);
