@@ -45,9 +45,11 @@ export function deleteUserSessions(userId: string, keepIdHash?: string): void {
     .run();
 }
 
-/** Keep only an account's `keep` most recently started sessions. */
+const lastUsed = sql`coalesce(${sessions.lastSeenAt}, ${sessions.createdAt})`;
+
+/** Keep only an account's `keep` most recently used sessions. */
 export function trimUserSessions(userId: string, keep: number): void {
-  const newest = db.select({ idHash: sessions.idHash }).from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.createdAt)).limit(keep);
+  const newest = db.select({ idHash: sessions.idHash }).from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(lastUsed)).limit(keep);
   db.delete(sessions)
     .where(and(eq(sessions.userId, userId), notInArray(sessions.idHash, newest)))
     .run();
@@ -61,7 +63,7 @@ export function listUserSessions(userId: string, now: number): SessionRow[] {
     .select({ idHash: sessions.idHash, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, remember: sessions.remember })
     .from(sessions)
     .where(and(eq(sessions.userId, userId), sql`${sessions.expiresAt} > ${now}`))
-    .orderBy(desc(sql`coalesce(${sessions.lastSeenAt}, ${sessions.createdAt})`))
+    .orderBy(desc(lastUsed))
     .all();
 }
 

@@ -24,8 +24,12 @@ const IDLE = { remember: 30 * DAY, browser: 12 * HOUR };
 const ABSOLUTE = 90 * DAY;
 /** Note a session's use (its expiry, "last seen") at most this often, so reading pages is not a write each time. */
 const TOUCH_AFTER = 5 * 60 * 1000;
-/** Sessions one account may have at once; signing in again ends the oldest (a script signing in all day makes no pile of rows). */
-const MAX_SESSIONS_PER_ACCOUNT = 20;
+/**
+ * Sessions one account may have at once: signing in again ends the one
+ * unused longest. Far more devices than a person has, but a script signing
+ * in all day leaves no pile of rows, nor an endless list on /account.
+ */
+const MAX_SESSIONS_PER_ACCOUNT = 100;
 const USER_AGENT_MAX_LENGTH = 300;
 
 const sessionCookie = createCookie("dejiny_session", {
