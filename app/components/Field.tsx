@@ -1,3 +1,5 @@
+import { DISPLAY_NAME_MAX_LENGTH } from "~/lib/rules";
+
 type Props = {
   name: string;
   /** Defaults to field-<name>; give one when a page has two fields of the same name. */
@@ -29,6 +31,22 @@ export function Field({ name, id = `field-${name}`, label, type = "text", invali
         {...input}
       />
     </div>
+  );
+}
+
+/** The display name, with the registration's rules (register, the account page). */
+export function DisplayNameField({ defaultValue, invalid, errorId }: { defaultValue?: string; invalid?: boolean; errorId: string }) {
+  return (
+    <Field
+      name="displayName"
+      label="Zobrazované meno"
+      autoComplete="nickname"
+      maxLength={DISPLAY_NAME_MAX_LENGTH}
+      required
+      defaultValue={defaultValue}
+      invalid={invalid}
+      errorId={errorId}
+    />
   );
 }
 

@@ -5,7 +5,8 @@ import { FacebookIcon, InstagramIcon, MenuIcon, YoutubeIcon } from "./Icons";
 
 const SOCIAL_ICONS = { Facebook: FacebookIcon, Instagram: InstagramIcon, YouTube: YoutubeIcon };
 
-function NavEntries() {
+/** The header's links; `compact` (the desktop bar) names the user without the words around the name, for screen readers only. */
+function NavEntries({ compact = false }: { compact?: boolean }) {
   const { pathname } = useLocation();
   const user = useRouteLoaderData<{ user: SignedInUser | null }>("root")?.user;
   return (
@@ -36,7 +37,7 @@ function NavEntries() {
       {user && (
         <li>
           <NavLink to="/account" className="nav-account">
-            <span className="nav-account-label">Prihlásený ako </span>
+            <span className={compact ? "visually-hidden" : undefined}>Prihlásený ako </span>
             <span className="nav-account-name">{user.displayName}</span>
           </NavLink>
         </li>
@@ -80,7 +81,7 @@ export function SiteHeader() {
           <span>{SITE_NAME}</span>
         </Link>
         <nav className="desktop-nav" aria-label="Hlavná navigácia">
-          <NavEntries />
+          <NavEntries compact />
         </nav>
         <div className="desktop-social">
           <SocialLinks />

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Field, NewPasswordFields } from "~/components/Field";
+import { DisplayNameField, Field, NewPasswordFields } from "~/components/Field";
+import { ArticleList, FormError, Notice } from "~/components/Messages";
 import { Pager } from "~/components/Pager";
 import { useFocusFirstError } from "~/components/useFocusFirstError";
 import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
 import { articleCount, pageWindow, parsePage } from "~/lib/moderation";
-import { DISPLAY_NAME_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { describeUserAgent } from "~/lib/user-agent";
 import { countPostsOf, listPostsOf } from "~/models/posts.server";
@@ -70,16 +70,8 @@ export default function Account() {
   return (
     <main id="obsah" className="page account-page">
       <h1>Môj účet</h1>
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
-      {result && !result.intent && (
-        <p className="form-error" role="alert">
-          {result.error}
-        </p>
-      )}
+      <Notice text={notice} />
+      <FormError text={result && !result.intent ? result.error : null} />
 
       <section aria-labelledby="moje-clanky">
         <h2 id="moje-clanky">Moje články</h2>
@@ -90,22 +82,7 @@ export default function Account() {
         ) : (
           <>
             <p>Spolu {articleCount(articles.total)}, najnovšie prvé.</p>
-            <ul className="plain-list article-list">
-              {articles.rows.map((post) => (
-                <li key={post.id}>
-                  <Link to={`/posts/${post.id}`} className="article-list-title">
-                    {post.title}
-                  </Link>
-                  <span className="muted">
-                    <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
-                    {post.updatedAt > post.createdAt + 1000 && <> · upravené {formatDate(post.updatedAt)}</>}
-                  </span>
-                  <Link to={`/posts/${post.id}?edit`} className="article-list-edit" aria-label={`Upraviť: ${post.title}`}>
-                    Upraviť
-                  </Link>
-                </li>
-              ))}
-            </ul>
+            <ArticleList articles={articles.rows} editable />
             <Pager page={articles.page} pages={articles.pages} hrefOf={(page) => `/account?page=${page}`} label="Stránky mojich článkov" />
           </>
         )}
@@ -119,17 +96,8 @@ export default function Account() {
         </p>
         <Form method="post" className="stack-form" noValidate ref={renameForm}>
           <input type="hidden" name="intent" value="rename" />
-          {failed("rename") && (
-            <p className="form-error" id="rename-error" role="alert" tabIndex={-1}>
-              {failed("rename")!.error}
-            </p>
-          )}
-          <Field
-            name="displayName"
-            label="Zobrazované meno"
-            autoComplete="nickname"
-            maxLength={DISPLAY_NAME_MAX_LENGTH}
-            required
+          <FormError id="rename-error" text={failed("rename")?.error} />
+          <DisplayNameField
             defaultValue={failed("rename")?.values.displayName ?? account.displayName}
             invalid={failed("rename")?.invalid.includes("displayName")}
             errorId="rename-error"
@@ -147,11 +115,7 @@ export default function Account() {
         <Form method="post" className="stack-form" noValidate ref={passwordForm} key={failed("password") ? result!.error : "password"}>
           <input type="hidden" name="intent" value="password" />
           <input type="hidden" name="username" autoComplete="username" value={account.email} />
-          {failed("password") && (
-            <p className="form-error" id="password-error" role="alert" tabIndex={-1}>
-              {failed("password")!.error}
-            </p>
-          )}
+          <FormError id="password-error" text={failed("password")?.error} />
           <Field
             name="currentPassword"
             label="Súčasné heslo"

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/Field";
+import { FormError } from "~/components/Messages";
 import { useFocusFirstError } from "~/components/useFocusFirstError";
 import { articleCount } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
@@ -43,11 +44,7 @@ export default function DeleteAccount() {
       <p>Vrátiť sa to nedá. V moderátorskom denníku zostanú záznamy s vaším menom tak, ako bolo.</p>
       <Form method="post" className="stack-form" noValidate ref={form} key={result?.error ?? "delete"}>
         <input type="hidden" name="username" autoComplete="username" value={email} />
-        {result?.error && (
-          <p className="form-error" id="delete-error" role="alert" tabIndex={-1}>
-            {result.error}
-          </p>
-        )}
+        <FormError id="delete-error" text={result?.error} />
         <Field name="password" label="Heslo (na potvrdenie)" type="password" autoComplete="current-password" required invalid={result?.invalid.includes("password")} errorId="delete-error" />
         <div className="button-row">
           <button type="submit" className="button button-danger" disabled={busy}>

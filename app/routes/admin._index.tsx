@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminNav, AccountStatus } from "~/components/Admin";
 import { ConfirmAction } from "~/components/ConfirmAction";
+import { FormError, Notice } from "~/components/Messages";
 import { Pager } from "~/components/Pager";
 import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
 import { pageWindow, parsePage, reasonLabel } from "~/lib/moderation";
@@ -64,16 +65,8 @@ export default function Admin() {
     <main id="obsah" className="page admin-page">
       <h1>Administrácia</h1>
       <AdminNav />
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
-      {result?.error && (
-        <p className="form-error" role="alert">
-          {result.error}
-        </p>
-      )}
+      <Notice text={notice} />
+      <FormError text={result?.error} />
       {confirming && (
         <ConfirmAction
           question={REPORT_ACTIONS[result.confirm!.intent].confirm.replace("{title}", confirming.postTitle)}

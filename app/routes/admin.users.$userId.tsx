@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AccountStatus, AdminNav } from "~/components/Admin";
 import { ConfirmAction } from "~/components/ConfirmAction";
+import { ArticleList, FormError, Notice } from "~/components/Messages";
 import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
 import { ACCOUNT_ACTIONS, articleCount, isAccountAction, type AccountAction } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
@@ -61,16 +62,8 @@ export default function AdminAccount() {
       <p>
         <Link to="/admin">← Späť na zoznam účtov</Link>
       </p>
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
-      {result?.error && (
-        <p className="form-error" role="alert">
-          {result.error}
-        </p>
-      )}
+      <Notice text={notice} />
+      <FormError text={result?.error} />
       {result?.confirm && (
         <ConfirmAction
           question={question(result.confirm)}
@@ -114,18 +107,7 @@ export default function AdminAccount() {
       {articles.length > 0 && (
         <>
           <h2>Najnovšie články</h2>
-          <ul className="plain-list article-list">
-            {articles.map((post) => (
-              <li key={post.id}>
-                <Link to={`/posts/${post.id}`} className="article-list-title">
-                  {post.title}
-                </Link>
-                <span className="muted">
-                  <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
-                </span>
-              </li>
-            ))}
-          </ul>
+          <ArticleList articles={articles} />
         </>
       )}
     </main>

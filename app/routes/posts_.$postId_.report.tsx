@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { FormError, Notice } from "~/components/Messages";
 import { useFocusFirstError } from "~/components/useFocusFirstError";
 import { REPORT_NOTE_MAX_LENGTH, REPORT_REASONS, type ReportReason } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
@@ -42,9 +43,7 @@ export default function ReportPost() {
       </p>
       {result?.sent ? (
         <>
-          <p className="notice" role="status">
-            {result.sent}
-          </p>
+          <Notice text={result.sent} />
           <p>
             <Link to={`/posts/${post.id}`}>Späť na článok</Link>
           </p>
@@ -53,11 +52,7 @@ export default function ReportPost() {
         <p className={result?.error ? "form-error" : undefined}>{result?.error ?? "Toto je váš článok: nemôžete ho nahlásiť, ale môžete ho upraviť alebo odstrániť."}</p>
       ) : (
         <Form method="post" className="stack-form" noValidate ref={form}>
-          {result?.error && (
-            <p className="form-error" id="report-error" role="alert" tabIndex={-1}>
-              {result.error}
-            </p>
-          )}
+          <FormError id="report-error" text={result?.error} />
           <p id="reason-label" className="field-label">
             Čo je s článkom v neporiadku?
           </p>

@@ -2,12 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
-import { Field, NewPasswordFields } from "~/components/Field";
+import { DisplayNameField, Field, NewPasswordFields } from "~/components/Field";
+import { FormError } from "~/components/Messages";
 import { CloseIcon } from "~/components/Icons";
 import { useFormCheck } from "~/components/useFormCheck";
 import { forgotPasswordSchema, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { safeRedirect } from "~/lib/links";
-import { ACCOUNT_MESSAGES, DISPLAY_NAME_MAX_LENGTH, MESSAGES } from "~/lib/rules";
+import { ACCOUNT_MESSAGES, MESSAGES } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
@@ -89,22 +90,9 @@ export default function SignInSignUp() {
         <Form method="post" replace key={mode} className="auth-form" noValidate ref={form} onSubmit={mode === "register" ? registerCheck.onSubmit : undefined}>
           <input type="hidden" name="intent" value={mode} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
-          {formResult?.error && (
-            <p className="form-error" id="auth-error" role="alert">
-              {formResult.error}
-            </p>
-          )}
+          <FormError id="auth-error" text={formResult?.error} />
           {mode === "register" && (
-            <Field
-              name="displayName"
-              label="Zobrazované meno"
-              autoComplete="nickname"
-              maxLength={DISPLAY_NAME_MAX_LENGTH}
-              required
-              defaultValue={formResult?.values.displayName}
-              invalid={formResult?.invalid.includes("displayName")}
-              errorId="auth-error"
-            />
+            <DisplayNameField defaultValue={formResult?.values.displayName} invalid={formResult?.invalid.includes("displayName")} errorId="auth-error" />
           )}
           <Field
             name="email"

@@ -1,0 +1,46 @@
+import { Link } from "@remix-run/react";
+import { formatDate, isoTime } from "~/lib/dates";
+
+/** What a page says after a change went through. */
+export function Notice({ text }: { text: string | null | undefined }) {
+  if (!text) return null;
+  return (
+    <p className="notice" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** Why a form was refused; focusable, so that focus can be moved to it (useFocusFirstError), and named by the fields it marks. */
+export function FormError({ id, text }: { id?: string; text: string | null | undefined }) {
+  if (!text) return null;
+  return (
+    <p className="form-error" id={id} role="alert" tabIndex={-1}>
+      {text}
+    </p>
+  );
+}
+
+/** Articles as a list of titles and dates, newest first (the account pages), optionally with edit links. */
+export function ArticleList({ articles, editable = false }: { articles: { id: string; title: string; createdAt: number; updatedAt: number }[]; editable?: boolean }) {
+  return (
+    <ul className="plain-list article-list">
+      {articles.map((post) => (
+        <li key={post.id}>
+          <Link to={`/posts/${post.id}`} className="article-list-title">
+            {post.title}
+          </Link>
+          <span className="muted">
+            <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
+            {post.updatedAt > post.createdAt + 1000 && <> · upravené {formatDate(post.updatedAt)}</>}
+          </span>
+          {editable && (
+            <Link to={`/posts/${post.id}?edit`} className="article-list-edit" aria-label={`Upraviť: ${post.title}`}>
+              Upraviť
+            </Link>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
