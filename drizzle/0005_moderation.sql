@@ -27,8 +27,12 @@ CREATE UNIQUE INDEX `reports_open_idx` ON `reports` (`post_id`,`reporter_id`) WH
 CREATE INDEX `reports_reporter_idx` ON `reports` (`reporter_id`);--> statement-breakpoint
 ALTER TABLE `sessions` ADD `user_agent` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `sessions` ADD `last_seen_at` integer;--> statement-breakpoint
+ALTER TABLE `users` ADD `search_text` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `users` ADD `last_seen_at` integer;--> statement-breakpoint
 CREATE INDEX `posts_author_created_at_idx` ON `posts` (`author_id`,"created_at" DESC);--> statement-breakpoint
+-- fold() is the app's own function (app/db/connection.server.ts), there when the app migrates.
+UPDATE `users` SET `search_text` = fold(`display_name` || ' ' || `email`);
+--> statement-breakpoint
 -- The moderation log is append-only: nothing, the site included, may change or delete an entry.
 CREATE TRIGGER `moderation_log_no_update` BEFORE UPDATE ON `moderation_log` BEGIN SELECT RAISE(ABORT, 'the moderation log cannot be changed'); END;
 --> statement-breakpoint

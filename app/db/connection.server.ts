@@ -19,7 +19,7 @@ function openDatabase(file: string) {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  // Diacritics-insensitive search (the admin's list of accounts).
+  // Diacritics-insensitive search: the users' search_text (the admin's list of accounts) is made with it.
   sqlite.function("fold", { deterministic: true }, (text) => (typeof text === "string" ? foldForSearch(text) : text));
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: projectPath("drizzle") });

@@ -12,6 +12,8 @@ export const users = sqliteTable("users", {
   /** Set when an admin disables the account; its sessions stop working. */
   disabledAt: integer("disabled_at"),
   createdAt: integer("created_at").notNull(),
+  /** Name and e-mail as the admin's search compares them (~/lib/search: lower case, no diacritics), kept by the users model. */
+  searchText: text("search_text").notNull().default(""),
   /** When the account last used a session (updated every few minutes at most, see session.server.ts). */
   lastSeenAt: integer("last_seen_at"),
 });

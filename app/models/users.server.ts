@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import { containsPattern } from "~/lib/search";
+import { containsPattern, foldForSearch } from "~/lib/search";
 import { countRows, db } from "~/db/connection.server";
 import { users } from "~/db/schema.server";
 
@@ -8,6 +8,11 @@ export type User = typeof users.$inferSelect;
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/** What the admin's search looks in (migration 0005 fills it for older accounts the same way). */
+function searchTextOf(displayName: string, email: string): string {
+  return foldForSearch(`${displayName} ${email}`);
 }
 
 function newUserId(): string {
@@ -27,7 +32,14 @@ export function createUser(input: { displayName: string; email: string; password
   return (
     db
       .insert(users)
-      .values({ id: newUserId(), displayName: input.displayName, email: normaliseEmail(input.email), passwordHash: input.passwordHash, createdAt: Date.now() })
+      .values({
+        id: newUserId(),
+        displayName: input.displayName,
+        email: normaliseEmail(input.email),
+        searchText: searchTextOf(input.displayName, normaliseEmail(input.email)),
+        passwordHash: input.passwordHash,
+        createdAt: Date.now(),
+      })
       .onConflictDoNothing({ target: users.email })
       .returning()
       .get() ?? null
@@ -44,7 +56,10 @@ export function setPasswordHash(userId: string, passwordHash: string): void {
 }
 
 export function setDisplayName(userId: string, displayName: string): void {
-  db.update(users).set({ displayName }).where(eq(users.id, userId)).run();
+  db.update(users)
+    .set({ displayName, searchText: sql`fold(${displayName} || ' ' || ${users.email})` })
+    .where(eq(users.id, userId))
+    .run();
 }
 
 /** Admin status and disabling. */
@@ -92,7 +107,7 @@ const accountColumns = {
 
 /** Accounts whose name or e-mail contains `query` (diacritics and case ignored). */
 function matching(query: string) {
-  return query ? sql`fold(${users.displayName} || ' ' || ${users.email}) LIKE ${containsPattern(query)} ESCAPE '\\'` : undefined;
+  return query ? sql`${users.searchText} LIKE ${containsPattern(query)} ESCAPE '\\'` : undefined;
 }
 
 export function countAccounts(query: string): number {
