@@ -18,17 +18,17 @@ import { release, renameAttempts, reserve, signInAttempts } from "./throttle.ser
  * sign-in's limits: a stolen session cannot guess its way to the account.
  */
 
-export type AccountResult = { ok: true; notice: string } | { ok: false; status: number; error: string; invalid: string[] };
+export type AccountResult = { ok: true } | { ok: false; status: number; error: string; invalid: string[] };
 
 const refuse = (status: number, error: string, invalid: string[] = []): AccountResult => ({ ok: false, status, error, invalid });
 
 export function renameAccount(user: CurrentUser, form: FormData): AccountResult {
   const checked = checkForm(displayNameSchema, form);
   if (!checked.ok) return refuse(400, formProblem(checked.errors, ["displayName"], ACCOUNT_MESSAGES.fillAll)!.message, ["displayName"]);
-  if (checked.value.displayName === user.displayName) return { ok: true, notice: "Meno zostáva rovnaké." };
+  if (checked.value.displayName === user.displayName) return { ok: true };
   if (!reserve(renameAttempts(user.id))) return refuse(429, ACCOUNT_MESSAGES.tooManyAttempts);
   setDisplayName(user.id, checked.value.displayName);
-  return { ok: true, notice: "Meno je zmenené." };
+  return { ok: true };
 }
 
 /** The account's password checked like a sign-in (throttled, one bcrypt at a time): null when it is right, else the refusal. */
@@ -72,7 +72,7 @@ export async function changePassword(session: { user: CurrentUser; idHash: strin
     endAllSessionsOf(user.id, idHash);
     deleteResetTokensOf(user.id);
   });
-  return { ok: true, notice: "Heslo je zmenené. Ostatné zariadenia sú odhlásené." };
+  return { ok: true };
 }
 
 /**
@@ -85,12 +85,22 @@ export async function deleteAccount(user: CurrentUser, form: FormData, clientAdd
   if (!checked.ok) return refuse(400, MODERATION_MESSAGES.currentPassword, ["password"]);
   const refused = await confirmOwner(user, checked.value.password, clientAddress, "password");
   if (refused) return refused;
-  if (user.isAdmin && countActiveAdmins() <= 1) return refuse(400, MODERATION_MESSAGES.lastAdminDelete);
-  const removed = await removePostsOf(user.id, (count) => {
-    logModeration(user, "deleteAccount", { user, detail: articleCount(count) });
-    const pending = takePendingImagesOf(user.id);
-    deleteUser(user.id);
-    return pending;
-  });
-  return { ok: true, notice: `Účet je zrušený (${articleCount(removed)}).` };
+  const lastAdmin = () => user.isAdmin && countActiveAdmins() <= 1;
+  if (lastAdmin()) return refuse(400, MODERATION_MESSAGES.lastAdminDelete);
+  try {
+    await removePostsOf(user.id, (count) => {
+      // Again in the transaction, so that two admins leaving at once cannot both go.
+      if (lastAdmin()) throw new LastAdminError();
+      logModeration(user, "deleteAccount", { user, detail: articleCount(count) });
+      const pending = takePendingImagesOf(user.id);
+      deleteUser(user.id);
+      return pending;
+    });
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof LastAdminError) return refuse(400, MODERATION_MESSAGES.lastAdminDelete);
+    throw error;
+  }
 }
+
+class LastAdminError extends Error {}
