@@ -143,6 +143,18 @@ export function deletePostsOf(authorId: string): string[] {
     .map((row) => row.image);
 }
 
+// An author's articles walk posts_author_created_at_idx (tests/unit/query-plans.test.ts).
+export const authorQueries = {
+  postsOfAuthor: db
+    .select({ id: posts.id, title: posts.title, createdAt: posts.createdAt, updatedAt: posts.updatedAt })
+    .from(posts)
+    .where(eq(posts.authorId, sql.placeholder("authorId")))
+    .orderBy(desc(posts.createdAt))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset")),
+};
+const postsOfAuthor = authorQueries.postsOfAuthor.prepare();
+
 export type AuthoredPost = { id: string; title: string; createdAt: number; updatedAt: number };
 
 export function countPostsOf(authorId: string): number {
@@ -151,14 +163,7 @@ export function countPostsOf(authorId: string): number {
 
 /** A page of an author's posts, newest first (posts_author_created_at_idx). */
 export function listPostsOf(authorId: string, page: { offset: number; limit: number }): AuthoredPost[] {
-  return db
-    .select({ id: posts.id, title: posts.title, createdAt: posts.createdAt, updatedAt: posts.updatedAt })
-    .from(posts)
-    .where(eq(posts.authorId, authorId))
-    .orderBy(desc(posts.createdAt))
-    .limit(page.limit)
-    .offset(page.offset)
-    .all();
+  return postsOfAuthor.all({ authorId, ...page });
 }
 
 /** Every image key in use: by a post or by a pending upload. */

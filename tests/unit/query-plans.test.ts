@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readerQueries } from "~/models/posts.server";
+import { authorQueries, readerQueries } from "~/models/posts.server";
 import { sqlite } from "~/db/connection.server";
 
 /** SQLite's plan for a query, one line per step. */
@@ -35,5 +35,13 @@ describe("the reader's queries use indexes that match them", () => {
     expectIndexedWithoutSort(plan(readerQueries.postById, { id: "x" }));
     const steps = plan(readerQueries.tagsOfPost, { id: "x" });
     expect(steps.join(" ")).toMatch(/SEARCH post_tags USING (COVERING )?INDEX sqlite_autoindex_post_tags_1 \(post_id=\?\)/);
+  });
+});
+
+describe("the account pages' queries use indexes that match them", () => {
+  it("an author's articles, newest first: walks posts_author_created_at_idx, no sort", () => {
+    const steps = plan(authorQueries.postsOfAuthor, { authorId: "x", limit: 20, offset: 0 });
+    expect(steps.join(" ")).toContain("posts_author_created_at_idx");
+    expectIndexedWithoutSort(steps);
   });
 });
