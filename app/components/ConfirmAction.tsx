@@ -23,7 +23,8 @@ export function ConfirmAction({
     button.current?.focus();
   }, [question]);
   return (
-    <Form method="post" className="confirm-box" role="alertdialog" aria-labelledby="confirm-question">
+    // A form named by its question: a landmark a screen reader can find, and with JavaScript the focus is already in it.
+    <Form method="post" className="confirm-box" aria-labelledby="confirm-question">
       <p id="confirm-question">{question}</p>
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />

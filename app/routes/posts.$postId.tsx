@@ -205,7 +205,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
 
 function DeleteConfirmation({ viewHref }: { viewHref: string }) {
   return (
-    <Form method="post" className="confirm-delete" role="alertdialog" aria-labelledby="confirm-delete-text">
+    <Form method="post" className="confirm-delete" aria-labelledby="confirm-delete-text">
       <p id="confirm-delete-text">{MESSAGES.confirmDelete}</p>
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="confirm" value="yes" />

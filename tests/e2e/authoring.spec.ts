@@ -111,7 +111,7 @@ test("an author publishes, edits and deletes an article", async ({ page, jsEnabl
     await page.getByRole("button", { name: "Delete" }).click();
   } else {
     await page.getByRole("button", { name: "Delete" }).click();
-    const confirm = page.getByRole("alertdialog");
+    const confirm = page.getByRole("form", { name: "Are you sure you want to delete this post?" });
     await expect(confirm).toContainText("Are you sure you want to delete this post?");
     await snapshot(page, testInfo, "delete-confirm");
     await confirm.getByRole("button", { name: "Delete" }).click();

@@ -8,6 +8,7 @@ export default async function globalSetup() {
   const server = await startServer(sharedServerEnv(resend.url));
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATABASE_PATH = server.databasePath;
+  process.env.E2E_UPLOADS_DIR = server.uploadsDir;
   process.env.E2E_RESEND_URL = resend.url;
   return async () => {
     await server.stop();

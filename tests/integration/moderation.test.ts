@@ -89,8 +89,8 @@ describe("admin actions on accounts", () => {
 
     const ask = await admin.post(`/admin/users/${id}`, { intent: "disable" });
     expect(ask.response.status).toBe(200);
-    expect(ask.doc.querySelector('[role="alertdialog"]')?.text).toContain("Zablokovať účet Peter Problémový?");
-    expect(ask.doc.querySelector('[role="alertdialog"] input[name="confirm"]')?.getAttribute("value")).toBe("yes");
+    expect(ask.doc.querySelector(".confirm-box")?.text).toContain("Zablokovať účet Peter Problémový?");
+    expect(ask.doc.querySelector('.confirm-box input[name="confirm"]')?.getAttribute("value")).toBe("yes");
     expect(userRow(email).disabled_at).toBeNull();
     expect(await user.isSignedIn()).toBe(true);
 
@@ -163,7 +163,7 @@ describe("admin actions on accounts", () => {
     const kept = await publish(bystander, "Článok, ktorý zostane");
 
     const ask = await admin.post(`/admin/users/${userId(email)}`, { intent: "removeArticles" });
-    expect(ask.doc.querySelector('[role="alertdialog"]')?.text).toContain("(2 články)");
+    expect(ask.doc.querySelector(".confirm-box")?.text).toContain("(2 články)");
     const { response } = await admin.post(`/admin/users/${userId(email)}`, { intent: "removeArticles", confirm: "yes" });
     expect(response.status).toBe(303);
     for (const id of ids) expect((await admin.get(`/posts/${id}`)).response.status).toBe(404);
@@ -233,7 +233,7 @@ describe("reports", () => {
     const reportId = listed.querySelector('input[name="report"]')!.getAttribute("value")!;
 
     const ask = await admin.post("/admin", { intent: "dismissReport", report: reportId });
-    expect(ask.doc.querySelector('[role="alertdialog"]')?.text).toContain("Sporný článok");
+    expect(ask.doc.querySelector(".confirm-box")?.text).toContain("Sporný článok");
     expect((await admin.post("/admin", { intent: "dismissReport", report: reportId, confirm: "yes" })).response.status).toBe(303);
     expect((await admin.get("/admin")).html).not.toContain("Sporný článok");
     expect(logRows().at(-1)).toMatchObject({ actor_name: "Redaktorka", action: "dismissReport", target_post_title: "Sporný článok" });

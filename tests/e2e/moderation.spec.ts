@@ -1,0 +1,245 @@
+import type { Browser, Page, TestInfo } from "@playwright/test";
+import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
+import { publish } from "../../scripts/lib/publish";
+import { runBuildCommand } from "../support/commands";
+import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
+
+const NEW_PASSWORD = "celkom-nové-heslo-7";
+const FIREFOX_ON_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+
+async function open(page: Page, path: string, jsEnabled: boolean) {
+  const response = await page.goto(path);
+  if (jsEnabled) await page.waitForLoadState("networkidle");
+  return response;
+}
+
+async function signIn(page: Page, email: string, password: string, jsEnabled: boolean) {
+  await open(page, "/signinsignup", jsEnabled);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Heslo").fill(password);
+  await page.getByRole("button", { name: "Prihlásiť sa" }).click();
+  await expect(page.locator(".nav-signout").first()).toBeAttached();
+  if (jsEnabled) await page.waitForLoadState("networkidle");
+}
+
+/** Follow a header link, from the mobile menu on a phone. */
+async function followHeaderLink(page: Page, phone: boolean, name: string | RegExp) {
+  if (phone) await page.locator(".mobile-menu > summary").click();
+  await page.locator(phone ? ".mobile-menu-panel" : ".desktop-nav").getByRole("link", { name }).click();
+}
+
+/** Another device: its own browser, cookies and user agent. */
+async function otherDevice(browser: Browser, jsEnabled: boolean) {
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    javaScriptEnabled: jsEnabled,
+    userAgent: FIREFOX_ON_WINDOWS,
+    locale: "sk-SK",
+    extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.50" },
+  });
+  return { context, page: await context.newPage() };
+}
+
+/** The second step of a destructive action: a form named by its question. */
+function confirmation(page: Page) {
+  return page.getByRole("form", { name: /\?/ });
+}
+
+async function expectSignedOut(page: Page) {
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/signinsignup\?redirectTo=\/account$/);
+}
+
+async function check(page: Page, testInfo: TestInfo, jsEnabled: boolean, name: string) {
+  await snapshot(page, testInfo, name);
+  if (jsEnabled) await expectNoAxeViolations(page);
+}
+
+test("a user keeps their account: articles, name, password, devices, and leaving", async ({ page, browser, jsEnabled, phone }, testInfo) => {
+  const name = `Mária Tereziová ${testInfo.project.name}`;
+  const { client, email } = await registerUser(process.env.E2E_BASE_URL!, { displayName: name });
+  const title = `Moja kronika ${testInfo.project.name} ${Date.now()}`;
+  expect(await publish(client, title)).not.toBeNull();
+
+  await signIn(page, email, GOOD_PASSWORD, jsEnabled);
+  await followHeaderLink(page, phone, `Prihlásený ako ${name}`);
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Môj účet");
+  await expect(page.locator("#moje-clanky + p")).toHaveText("Spolu 1 článok, najnovšie prvé.");
+  await expect(page.getByRole("link", { name: title, exact: true })).toBeVisible();
+  await check(page, testInfo, jsEnabled, "account");
+
+  // A name is required; the refusal says so and keeps the field marked.
+  const nameField = page.getByLabel("Zobrazované meno");
+  await nameField.fill("   ");
+  await page.getByRole("button", { name: "Uložiť meno" }).click();
+  await expect(page.locator("#rename-error")).toHaveText("Vyplňte, prosím, všetky polia.");
+  await expect(nameField).toHaveAttribute("aria-invalid", "true");
+  await nameField.fill(`${name} ml.`);
+  await page.getByRole("button", { name: "Uložiť meno" }).click();
+  await expect(page.getByRole("status")).toHaveText("Meno je zmenené.");
+  await expect(page.locator(".nav-account-name").first()).toHaveText(`${name} ml.`);
+
+  // Another device signs in; a password change signs it out.
+  const other = await otherDevice(browser, jsEnabled);
+  await signIn(other.page, email, GOOD_PASSWORD, jsEnabled);
+  await page.getByLabel("Súčasné heslo").fill("toto-nie-je-ono");
+  await page.getByLabel("Nové heslo", { exact: true }).fill(NEW_PASSWORD);
+  await page.getByLabel("Potvrďte heslo").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Zmeniť heslo" }).click();
+  await expect(page.locator("#password-error")).toHaveText("Heslo nie je správne.");
+  await expect(page.getByLabel("Súčasné heslo")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Nové heslo", { exact: true })).toHaveValue("");
+  await check(page, testInfo, jsEnabled, "account-password-error");
+  await page.getByLabel("Súčasné heslo").fill(GOOD_PASSWORD);
+  await page.getByLabel("Nové heslo", { exact: true }).fill(NEW_PASSWORD);
+  await page.getByLabel("Potvrďte heslo").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Zmeniť heslo" }).click();
+  await expect(page.getByRole("status")).toHaveText("Heslo je zmenené. Ostatné zariadenia sú odhlásené.");
+  await expectSignedOut(other.page);
+
+  // It signs in again with the new password, and is signed out from here.
+  await signIn(other.page, email, NEW_PASSWORD, jsEnabled);
+  await open(page, "/account", jsEnabled);
+  const devices = page.locator(".session-list > li");
+  await expect(devices).toHaveCount(2);
+  await expect(devices.filter({ hasText: "toto zariadenie" })).toHaveCount(1);
+  await page.getByRole("button", { name: "Odhlásiť zariadenie Firefox · Windows" }).click();
+  await expect(page.getByRole("status")).toHaveText("Zariadenie je odhlásené.");
+  await expect(devices).toHaveCount(1);
+  await expectSignedOut(other.page);
+  await other.context.close();
+
+  // Leaving: the password confirms it; the account and its article are gone.
+  await page.getByRole("link", { name: "Zrušiť účet…" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Zrušenie účtu");
+  await expect(page.getByText("všetky vaše články (1 článok) aj s obrázkami,")).toBeVisible();
+  await page.getByLabel("Heslo (na potvrdenie)").fill(GOOD_PASSWORD);
+  await page.getByRole("button", { name: "Natrvalo zrušiť účet" }).click();
+  await expect(page.locator("#delete-error")).toHaveText("Heslo nie je správne.");
+  await check(page, testInfo, jsEnabled, "account-delete-error");
+  await page.getByLabel("Heslo (na potvrdenie)").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Natrvalo zrušiť účet" }).click();
+  await expect(page).toHaveURL(/\/signinsignup\?accountDeleted$/);
+  await expect(page.getByRole("status")).toHaveText("Váš účet je zrušený. Ďakujeme, že ste s nami písali históriu.");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Heslo").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Prihlásiť sa" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Zlý e-mail alebo heslo");
+  await open(page, "/posts", jsEnabled);
+  await expect(page.getByText(title)).toHaveCount(0);
+});
+
+test("a reader reports, an admin moderates: reports, a search without diacritics, blocking, spam removal, the log", async ({
+  page,
+  browser,
+  jsEnabled,
+  phone,
+}, testInfo) => {
+  const base = process.env.E2E_BASE_URL!;
+  const run = `${testInfo.project.name} ${Date.now()}`;
+  const spammerName = `Štefan Spamár ${run}`;
+  const { client: spammer, email: spammerEmail } = await registerUser(base, { displayName: spammerName });
+  const spam = [`Lacné hodinky ${run}`, `Ešte lacnejšie hodinky ${run}`];
+  const [firstSpamId, secondSpamId] = await Promise.all(spam.map((title) => publish(spammer, title)));
+  expect(firstSpamId && secondSpamId).toBeTruthy();
+  const { client: author } = await registerUser(base, { displayName: `Poctivý Autor ${run}` });
+  const doubtful = `Sporný článok ${run}`;
+  const doubtfulId = await publish(author, doubtful);
+
+  // A signed-in reader reports two articles, from the article itself.
+  const { email: readerEmail } = await registerUser(base, { displayName: `Čitateľka ${run}` });
+  const reader = await otherDevice(browser, jsEnabled);
+  await signIn(reader.page, readerEmail, GOOD_PASSWORD, jsEnabled);
+  expect((await reader.page.goto("/admin"))?.status()).toBe(404);
+  await expect(reader.page.getByRole("heading", { level: 1 })).toHaveText("Stránka sa nenašla");
+  for (const [postId, reason] of [
+    [doubtfulId, "Nepravdivé alebo zavádzajúce informácie"],
+    [firstSpamId, "Spam alebo reklama"],
+  ] as const) {
+    await open(reader.page, `/posts/${postId}`, jsEnabled);
+    await reader.page.getByRole("link", { name: "Nahlásiť" }).click();
+    await expect(reader.page.getByRole("heading", { level: 1 })).toHaveText("Nahlásiť článok");
+    await reader.page.getByRole("button", { name: "Nahlásiť" }).click();
+    await expect(reader.page.locator("#report-error")).toHaveText("Vyberte dôvod nahlásenia.");
+    await reader.page.getByLabel(reason).check();
+    await reader.page.getByLabel("Poznámka pre redakciu (nepovinná)").fill("Dátumy nesedia s prameňmi.");
+    await reader.page.getByRole("button", { name: "Nahlásiť" }).click();
+    await expect(reader.page.getByRole("status")).toHaveText("Ďakujeme, článok sme nahlásili redakcii.");
+  }
+  await reader.context.close();
+
+  // The admin: made on the command line, as a self-hoster does.
+  const adminEmail = uniqueEmail(`admin-${testInfo.project.name}`);
+  const adminName = `Správkyňa ${run}`;
+  await registerUser(base, { displayName: adminName, email: adminEmail });
+  const granted = await runBuildCommand("runAdminCommand", ["grant", adminEmail], {
+    databasePath: process.env.E2E_DATABASE_PATH!,
+    uploadsDir: process.env.E2E_UPLOADS_DIR!,
+  });
+  expect(granted.code, granted.output).toBe(0);
+  await signIn(page, adminEmail, GOOD_PASSWORD, jsEnabled);
+  await followHeaderLink(page, phone, "Admin");
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Administrácia");
+  await check(page, testInfo, jsEnabled, "admin");
+
+  // Reports: one dismissed (the article stays), one whose article goes, each after a confirmation.
+  await page.getByRole("button", { name: `Zamietnuť: ${doubtful}` }).click();
+  await expect(confirmation(page)).toContainText(`Zamietnuť hlásenie k článku „${doubtful}“? Článok zostane.`);
+  if (jsEnabled) await expect(confirmation(page).getByRole("button", { name: "Zamietnuť" })).toBeFocused();
+  await check(page, testInfo, jsEnabled, "admin-confirm");
+  await confirmation(page).getByRole("button", { name: "Zamietnuť" }).click();
+  await expect(page.getByRole("status")).toHaveText("Hlásenie je zamietnuté.");
+  await expect(page.getByRole("button", { name: `Zamietnuť: ${doubtful}` })).toHaveCount(0);
+
+  await page.getByRole("button", { name: `Odstrániť článok: ${spam[0]}` }).click();
+  // "Zrušiť" asks nothing and changes nothing.
+  await confirmation(page).getByRole("link", { name: "Zrušiť" }).click();
+  await expect(confirmation(page)).toHaveCount(0);
+  await page.getByRole("button", { name: `Odstrániť článok: ${spam[0]}` }).click();
+  await confirmation(page).getByRole("button", { name: "Odstrániť článok" }).click();
+  await expect(page.getByRole("status")).toHaveText("Článok je odstránený.");
+  expect((await page.request.get(`/posts/${firstSpamId}`)).status()).toBe(404);
+  expect((await page.request.get(`/posts/${doubtfulId}`)).status()).toBe(200);
+
+  // The spammer, found without diacritics, is blocked and their other article removed.
+  await page.getByLabel("Hľadať meno alebo e-mail").fill(`stefan spamar ${run}`);
+  await page.getByRole("button", { name: "Hľadať" }).click();
+  await expect(page.getByText(`Nájdené: 1 pre „stefan spamar ${run}“.`)).toBeVisible();
+  await check(page, testInfo, jsEnabled, "admin-search");
+  await page.getByRole("link", { name: spammerName }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Účet ${spammerName}`);
+  expect(await spammer.isSignedIn()).toBe(true);
+
+  await page.getByRole("button", { name: "Zablokovať" }).click();
+  await expect(confirmation(page)).toContainText(`Zablokovať účet ${spammerName}? Odhlási sa všade a nebude sa môcť prihlásiť.`);
+  await confirmation(page).getByRole("button", { name: "Zablokovať" }).click();
+  await expect(page.getByRole("status")).toHaveText("Účet je zablokovaný.");
+  await expect(page.locator(".facts")).toContainText("zablokovaný");
+  expect(await spammer.isSignedIn()).toBe(false);
+  const again = await new Client(base).post("/signinsignup", { intent: "signin", email: spammerEmail, password: GOOD_PASSWORD });
+  expect(again.response.status).toBe(403);
+
+  await page.getByRole("button", { name: "Odstrániť všetky články" }).click();
+  await expect(confirmation(page)).toContainText(`Natrvalo odstrániť všetky články účtu ${spammerName} (1 článok) aj s obrázkami?`);
+  await check(page, testInfo, jsEnabled, "admin-account-confirm");
+  await confirmation(page).getByRole("button", { name: "Odstrániť všetky články" }).click();
+  await expect(page.getByRole("status")).toHaveText("Články účtu sú odstránené.");
+  await expect(page.getByRole("button", { name: "Odstrániť všetky články" })).toHaveCount(0);
+  expect((await page.request.get(`/posts/${secondSpamId}`)).status()).toBe(404);
+
+  // The log tells who did what to whom, newest first.
+  await page.getByRole("link", { name: "Záznam moderovania" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Záznam moderovania");
+  const mine = page.locator("tbody tr").filter({ hasText: adminName });
+  await expect(mine.locator("th")).toHaveText([
+    "Odstránenie všetkých článkov účtu",
+    "Zablokovanie účtu",
+    "Odstránenie cudzieho článku",
+    "Zamietnutie hlásenia",
+    "Udelenie práv administrátora",
+  ]);
+  await expect(mine.first()).toContainText(spammerName);
+  await check(page, testInfo, jsEnabled, "admin-log");
+});
