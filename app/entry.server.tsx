@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
@@ -6,6 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
 import { pageCacheControl } from "~/lib/cache-control";
+import { htmlStream } from "~/services/html-stream.server";
 import { hasSessionCookie } from "~/services/session.server";
 
 // The HTTP server (server/) reaches the app through this one object; the
@@ -37,7 +37,7 @@ export default function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = htmlStream();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
