@@ -12,11 +12,14 @@ import type { AppForServer } from "~/server-interface.server";
  *
  * - Only GET pages whose HTML depends on nothing but the URL and who reads it:
  *   the landing page, the list, an article (not in edit mode), the conflicts
- *   page, with no query parameters but `tag` and `limit`; and the two 404
+ *   page, with no query parameters but `q`, `tag` and `limit`; and the two 404
  *   pages (an unknown address, a missing article), which do not depend on
  *   the address, so that asking for random addresses costs what a cached page does.
  * - Keyed by URL and by the reader: visitors share entries; a signed-in user
  *   (with their admin status) has entries of their own, never shown to anyone else.
+ * - Pages of a search (`q`) are kept apart, in a smaller store: searches are
+ *   as many as anyone cares to type, and a stream of new ones pushes out only
+ *   other searches, never the site's pages.
  * - Emptied as soon as the app's data stamp changes, which any write to what
  *   pages show does, whoever writes (app/db/changes.server.ts): no writer has
  *   to remember the cache.
@@ -32,11 +35,13 @@ import type { AppForServer } from "~/server-interface.server";
  * article and have the response's nonce spliced into their text.
  */
 export const NONCE_PLACEHOLDER = `@@${randomBytes(15).toString("base64url")}@@`;
-const MAX_ENTRIES = 500;
-const MAX_BYTES = 48 * 1024 * 1024;
+/** How much a store keeps before it lets the least recently used pages go. */
+type StoreLimits = { maxEntries: number; maxBytes: number };
+const PAGE_LIMITS: StoreLimits = { maxEntries: 500, maxBytes: 48 * 1024 * 1024 };
+const SEARCH_LIMITS: StoreLimits = { maxEntries: 200, maxBytes: 8 * 1024 * 1024 };
 
 const CACHEABLE_PATH = /^\/(?:posts(?:\/[\w-]+)?|conflicts)?$/;
-const CACHEABLE_PARAMS = new Set(["tag", "limit"]);
+const CACHEABLE_PARAMS = new Set(["q", "tag", "limit"]);
 const ARTICLE_PATH = /^\/posts\/([\w-]+)$/;
 
 export type Entry = {
@@ -58,7 +63,10 @@ export class PageStore {
   /** Bumped by every change of the data: a page rendered before one must not be stored after it. */
   private changes = 0;
 
-  constructor(private readonly dataStamp: (options?: { fresh?: boolean }) => unknown) {
+  constructor(
+    private readonly dataStamp: (options?: { fresh?: boolean }) => unknown,
+    private readonly limits: StoreLimits = PAGE_LIMITS,
+  ) {
     this.stamp = dataStamp({ fresh: true });
   }
 
@@ -103,7 +111,7 @@ export class PageStore {
     this.entries.set(key, entry);
     this.totalBytes += entry.bytes;
     for (const [oldest, old] of this.entries) {
-      if (this.entries.size <= MAX_ENTRIES && this.totalBytes <= MAX_BYTES) break;
+      if (this.entries.size <= this.limits.maxEntries && this.totalBytes <= this.limits.maxBytes) break;
       this.entries.delete(oldest);
       this.totalBytes -= old.bytes;
     }
@@ -114,8 +122,8 @@ export class PageStore {
 /** The Remix route an address matches (the deepest), with its parameters. */
 export type RouteMatch = { id: string; params: Record<string, string | undefined> };
 
-/** A request the page cache may answer: the entry's key, the status the page has, and the address to render it from. */
-type Page = { key: string; status: 200 | 404; renderUrl: URL; articleId?: string };
+/** A request the page cache may answer: the entry's key, the status the page has, the address to render it from, and whether a search made it. */
+type Page = { key: string; status: 200 | 404; renderUrl: URL; articleId?: string; searched?: boolean };
 
 type PageCacheOptions = {
   pages: AppForServer["pages"];
@@ -132,12 +140,18 @@ type PageCacheOptions = {
  * the app must handle the request itself.
  */
 export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCacheOptions) {
-  const store = new PageStore(pages.dataStamp);
+  const pageStore = new PageStore(pages.dataStamp);
+  const searchStore = new PageStore(pages.dataStamp, SEARCH_LIMITS);
+  const storeOf = (page: Page) => (page.searched ? searchStore : pageStore);
   const filling = new Map<string, Promise<Entry | null>>();
 
-  /** A missing article's page shows only the list's tag and limit: one entry for each list, whatever id was asked for. */
+  /**
+   * A missing article's page shows only the list's tag and limit (its way back
+   * leaves out a search, which would make an entry per search): one entry for
+   * each list, whatever id was asked for.
+   */
   function missingArticle(url: URL): Page {
-    const search = listSearch(readListState(url.searchParams));
+    const search = listSearch({ ...readListState(url.searchParams), q: "" });
     return { key: `404 /posts${search}`, status: 404, renderUrl: new URL(`/posts/-${search}`, url) };
   }
 
@@ -148,7 +162,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
       // junk values can neither fill the cache nor push real pages out of it.
       const list = readListState(url.searchParams);
       const canonical = onlyListParams(url.searchParams) && !list.unknownTag && `?${url.searchParams}` === (listSearch(list) || "?");
-      if (canonical) return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url, articleId };
+      if (canonical) return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
       return articleId !== undefined && !pages.articleExists(articleId) ? missingArticle(url) : null;
     }
     const route = matchRoute(url.pathname);
@@ -167,11 +181,12 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     const signedIn = Boolean(cookie?.includes("dejiny_session="));
     const reader = signedIn ? await pages.readerOf(new Request(url, { headers: { cookie: cookie! } })) : "visitor";
     // An article whose page is cached exists (any change empties the cache): only a miss asks the database.
-    if (page.articleId !== undefined && !store.has(`${reader} ${page.key}`) && !pages.articleExists(page.articleId)) page = missingArticle(url);
+    if (page.articleId !== undefined && !storeOf(page).has(`${reader} ${page.key}`) && !pages.articleExists(page.articleId)) page = missingArticle(url);
     return { ...page, key: `${reader} ${page.key}`, signedIn };
   }
 
   async function fill(page: Page, req: IncomingMessage): Promise<Entry | null> {
+    const store = storeOf(page);
     const renderedAt = store.version();
     const request = new Request(page.renderUrl, { headers: { cookie: req.headers.cookie ?? "", "user-agent": "dejiny-page-cache" } });
     const response = await render(request, { clientAddress: req.socket.remoteAddress ?? "unknown", cspNonce: NONCE_PLACEHOLDER });
@@ -187,7 +202,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
       const url = new URL(req.url!, publicUrl);
       const page = await pageFor(req.method!, url, req.headers.cookie);
       if (!page) return false;
-      let entry = store.get(page.key);
+      let entry = storeOf(page).get(page.key);
       if (!entry) {
         // Concurrent first requests for a page share one rendering.
         if (!filling.has(page.key)) filling.set(page.key, fill(page, req).finally(() => filling.delete(page.key)));

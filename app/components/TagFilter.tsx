@@ -5,21 +5,22 @@ import { PAGE_SIZE } from "~/lib/rules";
 import { TAGS } from "~/lib/tags";
 import { CloseIcon, FilterIcon } from "./Icons";
 
-type Props = { tag: string | null; limit: number };
+/** `q`: a search in progress, which picking a tag narrows (and removing the filter keeps). */
+type Props = { tag: string | null; limit: number; q: string };
 
-function TagLinks({ tag }: { tag: string | null }) {
+function TagLinks({ tag, q }: { tag: string | null; q: string }) {
   return (
     <ul className="tag-options">
       {tag && (
         <li>
-          <Link to="/posts" className="remove-filter">
+          <Link to={listHref({ tag: null, limit: PAGE_SIZE, q })} className="remove-filter">
             Odstrániť filter
           </Link>
         </li>
       )}
       {TAGS.map((t) => (
         <li key={t}>
-          <Link to={listHref({ tag: t, limit: PAGE_SIZE })} aria-current={t === tag ? "true" : undefined}>
+          <Link to={listHref({ tag: t, limit: PAGE_SIZE, q })} aria-current={t === tag ? "true" : undefined}>
             {t}
           </Link>
         </li>
@@ -34,7 +35,7 @@ function TagLinks({ tag }: { tag: string | null }) {
  * one button per tag; wider, a dropdown labelled with the chosen tag. Picking a
  * tag is a link; the component is keyed by tag where it is used, so it closes.
  */
-export function TagFilter({ tag, limit }: Props) {
+export function TagFilter({ tag, limit, q }: Props) {
   const filter = useRef<HTMLDetailsElement>(null);
   return (
     <details className="filter" ref={filter}>
@@ -46,7 +47,7 @@ export function TagFilter({ tag, limit }: Props) {
           <h2 id="filter-modal-title">Vyber tag</h2>
           {/* Without JavaScript the link reloads the list with the panel closed. */}
           <Link
-            to={listHref({ tag, limit })}
+            to={listHref({ tag, limit, q })}
             preventScrollReset
             className="filter-close"
             aria-label="Zavrieť"
@@ -58,11 +59,11 @@ export function TagFilter({ tag, limit }: Props) {
             <CloseIcon />
           </Link>
         </div>
-        <TagLinks tag={tag} />
+        <TagLinks tag={tag} q={q} />
       </div>
       <details className="tag-dropdown">
         <summary>{tag ?? "Vyber tag"}</summary>
-        <TagLinks tag={tag} />
+        <TagLinks tag={tag} q={q} />
       </details>
     </details>
   );

@@ -61,6 +61,27 @@ export const postTags = sqliteTable(
   ],
 );
 
+/**
+ * What the reader's search looks in: one row per post, with its own integer
+ * key for the full-text index (migration 0006 adds `post_search`, an FTS5
+ * index over this table, and the triggers that keep it in step). A table of
+ * its own, because an FTS index points at rows by an integer key, and the
+ * implicit rowid of `posts` may change on VACUUM. Written with the post by
+ * the posts model; removed with it by the foreign key.
+ */
+export const postTexts = sqliteTable("post_texts", {
+  id: integer("id").primaryKey(),
+  postId: text("post_id")
+    .notNull()
+    .unique()
+    .references(() => posts.id, { onDelete: "cascade" }),
+  title: text("title").notNull(),
+  /** Plain text of the content (~/lib/content-text). */
+  body: text("body").notNull(),
+  /** One search token per tag (~/lib/search tagToken), so that the index can combine a search with a tag. */
+  tags: text("tags").notNull(),
+});
+
 /** Facts about this installation, e.g. when it was first started. */
 export const appMeta = sqliteTable("app_meta", {
   key: text("key").primaryKey(),

@@ -1,18 +1,22 @@
 import { PAGE_SIZE, parseListLimit } from "./rules";
+import { SEARCH_MAX_LENGTH } from "./search";
 import { isTag } from "./tags";
 
-export type ListState = { tag: string | null; limit: number };
+/** What a list shows: a tag, how many cards, and a search ("" for none). */
+export type ListState = { tag: string | null; limit: number; q?: string };
 
 /** The list state a URL asks for; a tag that is not one of the 30 is dropped and reported. */
-export function readListState(searchParams: URLSearchParams): ListState & { unknownTag: string | null } {
+export function readListState(searchParams: URLSearchParams): Required<ListState> & { unknownTag: string | null } {
   const raw = searchParams.get("tag");
   const tag = isTag(raw) ? raw : null;
-  return { tag, limit: parseListLimit(searchParams.get("limit")), unknownTag: raw && !tag ? raw : null };
+  const q = (searchParams.get("q") ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
+  return { tag, limit: parseListLimit(searchParams.get("limit")), q, unknownTag: raw && !tag ? raw : null };
 }
 
-/** The query string of a list state, leaving out defaults: "", "?tag=…", "?tag=…&limit=18". */
-export function listSearch({ tag, limit }: ListState): string {
+/** The query string of a list state, leaving out defaults: "", "?tag=…", "?q=…&tag=…&limit=18". */
+export function listSearch({ tag, limit, q }: ListState): string {
   const params = new URLSearchParams();
+  if (q) params.set("q", q);
   if (tag) params.set("tag", tag);
   if (limit > PAGE_SIZE) params.set("limit", String(limit));
   const search = params.toString();
@@ -23,7 +27,7 @@ export function listHref(state: ListState): string {
   return `/posts${listSearch(state)}`;
 }
 
-/** An article's address, keeping the list's tag and limit so "Go back" returns to the same list. */
+/** An article's address, keeping the list's search, tag and limit so "Go back" returns to the same list. */
 export function postHref(id: string, state: ListState): string {
   return `/posts/${encodeURIComponent(id)}${listSearch(state)}`;
 }

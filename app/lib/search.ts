@@ -11,3 +11,89 @@ export function foldForSearch(text: string): string {
 export function containsPattern(query: string): string {
   return `%${foldForSearch(query).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** Longest search the article list takes (longer input is cut). */
+export const SEARCH_MAX_LENGTH = 100;
+const MAX_TERMS = 6;
+/**
+ * A longer word is looked for by its first 8 letters: the index has every
+ * prefix up to 8 letters (migration 0006), so each word is one lookup, and
+ * Slovak words of one family share them ("Štefánikovi", "Štefánikova").
+ */
+const MAX_TERM_LENGTH = 8;
+/** A word: letters (with any combining marks) and digits. */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+/**
+ * The words of a search as the index compares them: folded, each at most 8
+ * letters, at most 6 different ones. Only letters and digits survive, so no
+ * input can reach the index's query syntax.
+ */
+export function searchTerms(query: string): string[] {
+  const words = foldForSearch(query.slice(0, SEARCH_MAX_LENGTH)).match(WORD) ?? [];
+  return [...new Set(words.map((word) => word.slice(0, MAX_TERM_LENGTH)))].slice(0, MAX_TERMS);
+}
+
+/** A tag as one word of the index (post_texts.tags): "Česko-Slovensko" is "tagceskoslovensko". */
+export function tagToken(tag: string): string {
+  return `tag${foldForSearch(tag).replace(/[^\p{L}\p{N}]/gu, "")}`;
+}
+
+/** The two FTS5 queries of a search, asked in turn (~/models/search.server). */
+export type SearchQueries = { inTitle: string; inTextOnly: string };
+
+/**
+ * The FTS5 queries of a search: every word (each as the beginning of a word,
+ * "stefan" finds "Štefánikovi", except one-letter words, which must match
+ * whole) in the title; else in the title and text together. With a tag, only
+ * articles that have it.
+ */
+export function searchQueries(terms: string[], tag: string | null): SearchQueries {
+  const words = `(${terms.map((term) => (term.length > 1 ? `"${term}"*` : `"${term}"`)).join(" ")})`;
+  const withTag = (expression: string) => (tag ? `${expression} AND tags : "${tagToken(tag)}"` : expression);
+  return { inTitle: withTag(`title : ${words}`), inTextOnly: `(${withTag(`{title body} : ${words}`)}) NOT title : ${words}` };
+}
+
+function isMatch(word: string, terms: string[]): boolean {
+  const folded = foldForSearch(word);
+  return terms.some((term) => (term.length > 1 ? folded.startsWith(term) : folded === term));
+}
+
+export type Segment = { text: string; mark: boolean };
+
+/** `text` in pieces, the words a search matched marked (shown as <mark>; React escapes every piece). */
+export function highlight(text: string, terms: string[]): Segment[] {
+  const segments: Segment[] = [];
+  let done = 0;
+  for (const word of text.matchAll(WORD)) {
+    if (!isMatch(word[0], terms)) continue;
+    if (word.index > done) segments.push({ text: text.slice(done, word.index), mark: false });
+    segments.push({ text: word[0], mark: true });
+    done = word.index + word[0].length;
+  }
+  if (done < text.length) segments.push({ text: text.slice(done), mark: false });
+  return segments;
+}
+
+/** How much of a text the excerpt of a search hit is looked for in (and read from the database). */
+export const EXCERPT_SEARCH_LENGTH = 5_000;
+
+/** About `length` characters of `text` from a little before its first matching word, cut between words, "…" where cut. */
+export function excerptAround(text: string, terms: string[], length = 180): string {
+  let first = 0;
+  // Looked for near the beginning only, so that a long text matched by its title costs little.
+  for (const word of text.slice(0, EXCERPT_SEARCH_LENGTH).matchAll(WORD)) {
+    if (isMatch(word[0], terms)) {
+      first = word.index;
+      break;
+    }
+  }
+  let start = Math.max(0, first - Math.floor(length / 4));
+  if (start > 0) {
+    const space = text.indexOf(" ", start);
+    start = space === -1 || space >= first ? first : space + 1;
+  }
+  let end = Math.min(text.length, start + length);
+  if (end < text.length) end = text.lastIndexOf(" ", end) > start ? text.lastIndexOf(" ", end) : end;
+  return `${start > 0 ? "…" : ""}${text.slice(start, end).trim()}${end < text.length ? "…" : ""}`;
+}

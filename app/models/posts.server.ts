@@ -2,7 +2,8 @@ import { desc, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { PostCard } from "~/lib/types";
 import { countRows, db } from "~/db/connection.server";
-import { pendingImages, posts, postTags, users } from "~/db/schema.server";
+import { pendingImages, posts, postTags, postTexts, users } from "~/db/schema.server";
+import { searchTextOf } from "./search.server";
 
 const cardColumns = {
   id: posts.id,
@@ -107,6 +108,7 @@ export function insertPost(post: NewPost): string {
       })
       .run();
     for (const tag of post.tags) tx.insert(postTags).values({ postId: id, tag, createdAt }).run();
+    tx.insert(postTexts).values({ postId: id, ...searchTextOf(post) }).run();
   });
   return id;
 }
@@ -121,10 +123,14 @@ export function insertPostFromPending(post: NewPost): string {
 }
 
 export function updatePost(id: string, change: { title: string; content: string; excerpt: string }): void {
-  db.update(posts)
-    .set({ ...change, updatedAt: Date.now() })
-    .where(eq(posts.id, id))
-    .run();
+  db.transaction((tx) => {
+    tx.update(posts)
+      .set({ ...change, updatedAt: Date.now() })
+      .where(eq(posts.id, id))
+      .run();
+    const { title, body } = searchTextOf({ ...change, tags: [] });
+    tx.update(postTexts).set({ title, body }).where(eq(postTexts.postId, id)).run();
+  });
 }
 
 /** Delete a post (its tags go with it); returns its image key, to remove the files. */

@@ -32,8 +32,8 @@ import { getCurrentUser } from "~/services/session.server";
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const post = getPost(params.postId ?? "");
   if (!post) throw data(null, { status: 404 });
-  const { tag, limit } = readListState(new URL(request.url).searchParams);
-  return { post, list: { tag, limit }, publicUrl: env.publicUrl };
+  const { tag, limit, q } = readListState(new URL(request.url).searchParams);
+  return { post, list: { tag, limit, q }, publicUrl: env.publicUrl };
 }
 
 /**
@@ -69,7 +69,7 @@ export default function PostOverlay() {
   return <PostView key={`${post.id}-${post.updatedAt}-${editing}`} editing={editing} />;
 }
 
-/** The article's own address in view and in edit mode, keeping the list's tag and limit. */
+/** The article's own address in view and in edit mode, keeping the list's search, tag and limit. */
 function modeHrefs(pathname: string, search: string) {
   const params = new URLSearchParams(search);
   params.delete("edit");

@@ -1,37 +1,53 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation, useOutlet } from "@remix-run/react";
 import { PostCard } from "~/components/PostCard";
+import { SearchForm } from "~/components/SearchForm";
 import { TagFilter } from "~/components/TagFilter";
 import { listHref, readListState } from "~/lib/links";
 import { PAGE_SIZE } from "~/lib/rules";
+import { excerptAround, searchQueries, searchTerms } from "~/lib/search";
 import { pageTitle, SITE_DESCRIPTION } from "~/lib/site";
 import type { PostCard as PostCardData } from "~/lib/types";
 import { listPosts } from "~/models/posts.server";
+import { searchPosts } from "~/models/search.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { tag, limit, unknownTag } = readListState(new URL(request.url).searchParams);
+  const url = new URL(request.url);
+  const { tag, limit, q, unknownTag } = readListState(url.searchParams);
+  // An empty search (the form sent with nothing typed) is the plain list, at its one address.
+  if (url.searchParams.has("q") && !q) throw redirect(listHref({ tag, limit }));
+  const terms = searchTerms(q);
   let result: { posts: PostCardData[]; hasMore: boolean };
   try {
-    result = listPosts({ tag, limit });
+    result = q ? findPosts(terms, tag, limit) : listPosts({ tag, limit });
   } catch (error) {
     // A reader sees an empty list; the cause goes to the server log.
     console.error("Could not load the article list", error);
     result = { posts: [], hasMore: false };
   }
-  return { ...result, tag, limit, unknownTag };
+  return { ...result, tag, limit, q, terms, unknownTag };
+}
+
+/** Search results as cards: the excerpt is the part of the text around the first match. */
+function findPosts(terms: string[], tag: string | null, limit: number) {
+  // Input with no letters or digits finds nothing (and asks the index nothing).
+  if (terms.length === 0) return { posts: [], hasMore: false };
+  const { posts, hasMore } = searchPosts({ ...searchQueries(terms, tag), limit });
+  return { posts: posts.map(({ body, ...card }) => ({ ...card, excerpt: excerptAround(body, terms) })), hasMore };
 }
 
 export default function PostsRoute() {
-  const { posts, hasMore, tag, limit, unknownTag } = useLoaderData<typeof loader>();
+  const { posts, hasMore, tag, limit, q, terms, unknownTag } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const overlay = useOutlet();
-  const list = { tag, limit };
+  const list = { tag, limit, q };
   // "Loading..." while the next cards (in place of the button) or another list (at the top) are on their way.
   const pending =
     navigation.state === "loading" && navigation.location.pathname === "/posts"
       ? readListState(new URLSearchParams(navigation.location.search))
       : null;
-  const loadingMore = pending !== null && pending.tag === tag && pending.limit > limit;
+  const loadingMore = pending !== null && pending.tag === tag && pending.q === q && pending.limit > limit;
   const loadingOther = pending !== null && !loadingMore && pending.tag !== tag;
 
   return (
@@ -40,14 +56,16 @@ export default function PostsRoute() {
           screen readers stay in the article. */}
       <main id="obsah" className="posts-page" {...(overlay ? { inert: "", "aria-hidden": true } : {})}>
         <div className="posts-head">
-          <h1>{tag ?? "Všetky články"}</h1>
-          <TagFilter key={tag ?? ""} tag={tag} limit={limit} />
+          <h1>{q ? "Hľadanie" : (tag ?? "Všetky články")}</h1>
+          <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} />
         </div>
+        <SearchForm q={q} tag={tag} />
         {unknownTag && (
           <p className="note" role="status">
             Tag „{unknownTag}“ nepoznáme, preto zobrazujeme všetky články.
           </p>
         )}
+        {q && <SearchSummary q={q} tag={tag} found={posts.length > 0} />}
         {loadingOther && (
           <p className="loading" role="status">
             Loading...
@@ -56,11 +74,11 @@ export default function PostsRoute() {
         {posts.length > 0 ? (
           <ul className="card-grid">
             {posts.map((post, index) => (
-              <PostCard key={post.id} post={post} index={index} list={list} priority={index === 0 && !overlay} />
+              <PostCard key={post.id} post={post} index={index} list={list} priority={index === 0 && !overlay} highlight={terms} />
             ))}
           </ul>
         ) : (
-          <p className="empty">{tag ? "S týmto tagom zatiaľ nie je žiadny článok." : "Zatiaľ tu nie sú žiadne články."}</p>
+          !q && <p className="empty">{tag ? "S týmto tagom zatiaľ nie je žiadny článok." : "Zatiaľ tu nie sú žiadne články."}</p>
         )}
         {hasMore &&
           (loadingMore ? (
@@ -68,7 +86,7 @@ export default function PostsRoute() {
               Loading...
             </p>
           ) : (
-            <Link className="button load-more" to={listHref({ tag, limit: limit + PAGE_SIZE })} preventScrollReset>
+            <Link className="button load-more" to={listHref({ tag, limit: limit + PAGE_SIZE, q })} preventScrollReset>
               Načítaj viac
             </Link>
           ))}
@@ -78,7 +96,20 @@ export default function PostsRoute() {
   );
 }
 
+/** What a search found, said where a screen reader hears it as the results change, with the way out of the search. */
+function SearchSummary({ q, tag, found }: { q: string; tag: string | null; found: boolean }) {
+  const where = tag ? ` s tagom ${tag}` : "";
+  return (
+    <p className={found ? "search-summary" : "search-summary empty"} role="status">
+      {found ? `Najlepšie zhody pre „${q}“${where}.` : `Pre „${q}“ sme nenašli žiadny článok${where}.`}{" "}
+      <Link to={listHref({ tag, limit: PAGE_SIZE })}>Zrušiť hľadanie</Link>
+    </p>
+  );
+}
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  const title = data?.tag ? `Články: ${data.tag}` : "Články";
-  return [{ title: pageTitle(title) }, { name: "description", content: SITE_DESCRIPTION }];
+  const title = data?.q ? `Hľadanie: ${data.q}` : data?.tag ? `Články: ${data.tag}` : "Články";
+  const tags = [{ title: pageTitle(title) }, { name: "description", content: SITE_DESCRIPTION }];
+  // Results pages are endless in number and say nothing the articles do not: crawlers leave them alone.
+  return data?.q ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
 };

@@ -3,6 +3,7 @@ import { copyFile, mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { VARIANT_FILE } from "~/lib/images";
 import { migrateDatabase, sqlite } from "~/db/connection.server";
+import { indexMissingPosts } from "~/models/search.server";
 import { env } from "~/config/env.server";
 
 type Report = { code: number; output: string };
@@ -95,6 +96,7 @@ export async function runRestore(source: string | undefined): Promise<Report> {
       return { code: 1, output: "The database stayed busy for 10 s: nothing was restored. Try again in a moment." };
     }
     migrateDatabase();
+    indexMissingPosts();
     return {
       code: 0,
       output:

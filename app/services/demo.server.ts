@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { isTag } from "~/lib/tags";
 import { insertPost } from "~/models/posts.server";
 import { ensureAuthorWithoutLogin } from "~/models/users.server";
-import { excerptOf, toStoredContent } from "./content.server";
+import { excerptOf } from "~/lib/content-text";
+import { toStoredContent } from "./content.server";
 import { storeImage } from "./images.server";
 import { projectPath } from "~/config/paths.server";
 

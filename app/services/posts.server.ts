@@ -4,7 +4,8 @@ import { getPendingImage, insertPendingImage, takeStalePendingImages, type Pendi
 import { inTransaction } from "~/db/connection.server";
 import { deletePost, deletePostsOf, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
 import { BusyError } from "./concurrency.server";
-import { ContentProcessingError, excerptOf, toStoredContent } from "./content.server";
+import { excerptOf } from "~/lib/content-text";
+import { ContentProcessingError, toStoredContent } from "./content.server";
 import { readImageHeader } from "./image-header.server";
 import { deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
 import { logModeration } from "./moderation-log.server";

@@ -1,5 +1,6 @@
 import { getMeta, setMeta } from "~/models/meta.server";
 import { countPosts, referencedImageKeys } from "~/models/posts.server";
+import { indexMissingPosts } from "~/models/search.server";
 import { seedDemoContent } from "./demo.server";
 import { env } from "~/config/env.server";
 import { removeOrphanImages } from "./images.server";
@@ -9,12 +10,15 @@ const HOUR = 60 * 60 * 1000;
 
 /**
  * Runs once before the server listens (the database module has already
- * applied migrations on import): removes image files nothing refers to,
+ * applied migrations on import): indexes articles the search does not know
+ * yet (all of them, on the first start after an upgrade), removes image files nothing refers to,
  * schedules the clean-up of unused pending images, and on the very first
  * start of an installation with no posts publishes the demo articles unless
  * DEMO_CONTENT=off.
  */
 export async function startup(): Promise<void> {
+  const indexed = indexMissingPosts();
+  if (indexed > 0) console.info(`Indexed ${indexed} articles for search.`);
   const orphans = await removeOrphanImages(referencedImageKeys());
   if (orphans > 0) console.info(`Removed ${orphans} image files that no article refers to (left by an interrupted upload).`);
   await removeStalePendingImages();

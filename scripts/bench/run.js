@@ -29,6 +29,7 @@ import { flatCostLines, loadTable, weightTable } from "./lib/report.js";
 
 const IMAGE_POOL_SIZE = 20;
 const SIGNED_IN_CONNECTIONS = 10;
+const SEARCH_CONNECTIONS = 10;
 const PAGE_SIZE = 9; // cards per list page (app/lib/rules.ts)
 
 function readOptions() {
@@ -76,6 +77,22 @@ async function prepareData(dataDir, size, { poolDir, images }) {
   return { ...seeded, seedSeconds: seconds, databaseMegabytes: megabytes };
 }
 
+/**
+ * A stream of searches a reader might type, none the same as another: a word
+ * of the generated articles, whole or begun (2 letters or more), with one of
+ * the years their titles carry.
+ */
+function newSearch(path) {
+  const words = ["kremnici", "nitre", "bitka", "kronikari", "mesto", "povstanie", "snem", "mier", "archeologicke", "panovnik", "cechoch", "mytus", "listiny", "dane", "korunovacia", "trencine", "levoci"];
+  let i = 0;
+  return () => {
+    i++;
+    const word = words[i % words.length];
+    const typed = word.slice(0, 2 + (i % (word.length - 1)));
+    return `${path}?q=${encodeURIComponent(`${typed} ${800 + ((i * 7919) % 1190)}`)}`;
+  };
+}
+
 /** What to load: label (the same for every N), URL, connections, extra headers, group, the process to watch, and the cards a list must show. */
 function targets({ server, ceiling, cookie, data, connections }) {
   const lists = [
@@ -83,6 +100,19 @@ function targets({ server, ceiling, cookie, data, connections }) {
     { path: `/posts?tag=${COMMON_TAG}`, cards: Math.min(PAGE_SIZE, data.tagCounts[COMMON_TAG]) },
     { path: `/posts?tag=${RARE_TAG}`, cards: Math.min(PAGE_SIZE, data.tagCounts[RARE_TAG]) },
     { path: "/posts?limit=90", cards: Math.min(90, data.size) },
+  ];
+  // Searches at the connections the issue names. The same search again is served from the page cache
+  // (as the lists are); a new search every request measures the index and the rendering.
+  const searches = [
+    { path: "/posts?q=kremnici", label: "/posts?q=kremnici (a place, ~10 %)" },
+    { path: "/posts?q=bitka+kremnici", label: "/posts?q=bitka kremnici (two words)" },
+    { path: "/posts?q=kronik", label: "/posts?q=kronik (a prefix in ~40 %)" },
+    { path: `/posts?q=mesto&tag=${encodeURIComponent(COMMON_TAG)}`, label: "/posts?q=mesto&tag=… (with a tag)" },
+    { path: "/posts?q=neexistuje", label: "/posts?q=neexistuje (no match)", cards: 0 },
+  ].map((target) => ({ cards: Math.min(PAGE_SIZE, data.size), ...target }));
+  const newSearches = [
+    { path: "/posts", label: "/posts?q=… (a new search each request, page)", nextPath: newSearch("/posts") },
+    { path: "/posts.data", label: "/posts.data?q=… (a new search each request, as typing with JS asks)", nextPath: newSearch("/posts.data") },
   ];
   const anonymous = [
     { path: "/" },
@@ -97,6 +127,7 @@ function targets({ server, ceiling, cookie, data, connections }) {
   return [
     ...anonymous.map((t) => onServer({ label: t.path, ...t, connections, group: "anonymous" })),
     ...lists.map((t) => onServer({ ...t, label: `${t.path} (signed in)`, connections: SIGNED_IN_CONNECTIONS, headers: { cookie }, group: "signed-in" })),
+    ...[...searches, ...newSearches].map((t) => onServer({ ...t, connections: SEARCH_CONNECTIONS, group: "search" })),
     { label: "ceiling (replayed /posts)", url: ceiling.url, connections, group: "ceiling", pid: ceiling.pid },
   ];
 }
@@ -114,8 +145,12 @@ async function benchSize(size, { workDir, pool, options, withPageWeight }) {
   removeOnCleanup(dataDir, options.keep);
   const data = await prepareData(dataDir, size, pool);
 
+  // The generated posts have no search rows yet: the server indexes them all before it listens, as after an upgrade.
+  const starting = performance.now();
   const server = await startAppServer(dataDir);
   onCleanup(server.stop);
+  const startSeconds = (performance.now() - starting) / 1000;
+  console.log(`  server started in ${startSeconds.toFixed(1)} s, indexing ${size.toLocaleString("en-US")} posts for search first`);
   const cookie = await registerUser(server.url);
   const ceiling = await startCeiling(`${server.url}/posts`, { "accept-encoding": "gzip" }, dataDir);
   onCleanup(ceiling.stop);
@@ -132,14 +167,14 @@ async function benchSize(size, { workDir, pool, options, withPageWeight }) {
   await ceiling.stop();
   await server.stop();
   const peakRssMb = Math.max(...rows.filter((row) => row.group !== "ceiling").map((row) => row.peakRssMb));
-  return { size, ...data, ceilingBodyBytes: ceiling.bodyBytes, peakRssMb, rows, pageWeight };
+  return { size, ...data, startSeconds, ceilingBodyBytes: ceiling.bodyBytes, peakRssMb, rows, pageWeight };
 }
 
 function printResults(results, options) {
   for (const result of results) {
     console.log(`\n### N = ${result.size.toLocaleString("en-US")} posts (${options.duration} s after ${options.warmup} s warm-up)\n`);
     console.log(loadTable(result));
-    console.log(`\nServer peak RSS: ${result.peakRssMb.toFixed(0)} MB. Ceiling body: ${result.ceilingBodyBytes} bytes (gzip).`);
+    console.log(`\nServer peak RSS: ${result.peakRssMb.toFixed(0)} MB. Ceiling body: ${result.ceilingBodyBytes} bytes (gzip). Start with search indexing: ${result.startSeconds.toFixed(1)} s.`);
   }
   if (results.length > 1) {
     console.log("\n### Flat cost: req/s on the largest database vs the smallest (within 20 %?)\n");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, contentMarkupProblem, POST_MESSAGES } from "~/lib/rules";
-import { ContentProcessingError, contentToText, excerptOf, sanitizeContent, toStoredContent } from "~/services/content.server";
+import { contentToText, excerptOf } from "~/lib/content-text";
+import { ContentProcessingError, sanitizeContent, toStoredContent } from "~/services/content.server";
 
 describe("sanitizeContent", () => {
   it("keeps the allowed tags and drops every attribute", async () => {

@@ -25,12 +25,14 @@ function sampleRss(pid) {
 }
 
 /**
- * Warm up for `warmup` s, then measure for `duration` s with `connections`.
+ * Warm up for `warmup` s, then measure for `duration` s with `connections`
+ * (each request to `url`, or with `nextPath` to the path it gives each time).
  * Returns req/s (average), p50/p99 latency (ms), the count of answers with
  * another status than `status` and of errors, peak RSS (MB).
  */
-export async function measure(url, { connections, duration, warmup, headers, pid, status = 200 }) {
+export async function measure(url, { connections, duration, warmup, headers, pid, status = 200, nextPath }) {
   const options = { url, connections, headers: { "accept-encoding": "gzip", ...headers } };
+  if (nextPath) options.requests = [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }];
   const stopSampling = sampleRss(pid);
   await autocannon({ ...options, duration: warmup });
   const result = await autocannon({ ...options, duration });

@@ -1,0 +1,28 @@
+/** Plain text of stored article content: for the cards' excerpts and for search. */
+
+const TAG = /<[^>]*>/g;
+const BLOCK_BREAK = /<br\s*\/?>|<\/p>/gi;
+const ENTITY = /&(amp|lt|gt|quot|#39|nbsp);/g;
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " };
+
+/** Plain text of stored (sanitised) content. */
+export function contentToText(storedHtml: string): string {
+  return storedHtml
+    .replace(BLOCK_BREAK, " ")
+    .replace(TAG, "")
+    .replace(ENTITY, (_, name: string) => ENTITIES[name])
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export const EXCERPT_LENGTH = 160;
+
+/** A plain-text excerpt cut on a word boundary, with an ellipsis when cut. */
+export function excerptOf(storedHtml: string, maxLength = EXCERPT_LENGTH): string {
+  const text = contentToText(storedHtml);
+  if (text.length <= maxLength) return text;
+  const cut = text.slice(0, maxLength);
+  const lastSpace = cut.lastIndexOf(" ");
+  const words = lastSpace > maxLength / 2 ? cut.slice(0, lastSpace) : cut;
+  return `${words.replace(/[\s,.;:–-]+$/, "")}…`;
+}

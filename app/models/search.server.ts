@@ -1,0 +1,77 @@
+import { contentToText } from "~/lib/content-text";
+import { EXCERPT_SEARCH_LENGTH, tagToken, type SearchQueries } from "~/lib/search";
+import type { PostCard } from "~/lib/types";
+import { sqlite } from "~/db/connection.server";
+
+// FTS5 queries are written in SQL: Drizzle does not know virtual tables.
+// Newest first (the index's keys follow the articles' age), and lazy: it stops after `limit` matches.
+const newestMatches = sqlite
+  .prepare<{ match: string; limit: number }, number>("SELECT rowid FROM post_search WHERE post_search MATCH :match ORDER BY rowid DESC LIMIT :limit")
+  .pluck();
+// Only the beginning of each text: the excerpt is looked for there, and a hit costs no more however long its article.
+const cardsOfTexts = sqlite.prepare<{ ids: string; length: number }, PostCard & { textId: number; body: string }>(
+  `SELECT t.id AS textId, substr(t.body, 1, :length) AS body, p.id, p.title, p.excerpt, p.image, p.image_width AS imageWidth, p.image_height AS imageHeight
+   FROM post_texts t JOIN posts p ON p.id = t.post_id
+   WHERE t.id IN (SELECT value FROM json_each(:ids))`,
+);
+
+export type SearchHit = PostCard & { body: string };
+
+/**
+ * The first `limit` articles a search finds (~/lib/search searchQueries):
+ * those with the words in the title, newest first, then those with them in
+ * the text; and whether more match. Each query stops at `limit` + 1 rows, so
+ * a word most articles have costs no more than a rare one.
+ */
+export function searchPosts({ inTitle, inTextOnly, limit }: SearchQueries & { limit: number }): { posts: SearchHit[]; hasMore: boolean } {
+  const ids = newestMatches.all({ match: inTitle, limit: limit + 1 });
+  if (ids.length <= limit) ids.push(...newestMatches.all({ match: inTextOnly, limit: limit + 1 - ids.length }));
+  const shown = ids.slice(0, limit);
+  const hits = new Map(cardsOfTexts.all({ ids: JSON.stringify(shown), length: EXCERPT_SEARCH_LENGTH }).map(({ textId, ...hit }) => [textId, hit]));
+  return { posts: shown.flatMap((id) => hits.get(id) ?? []), hasMore: ids.length > limit };
+}
+
+/** The search row of a post, as post_texts stores it. */
+export function searchTextOf(post: { title: string; content: string; tags: string[] }) {
+  return { title: post.title, body: contentToText(post.content), tags: post.tags.map(tagToken).join(" ") };
+}
+
+const BATCH = 500;
+// Oldest first, by the index posts_created_at_idx (created_at, id): one index range per batch.
+const unindexedPosts = sqlite.prepare<{ at: number; id: string; limit: number }, { createdAt: number; id: string; title: string; content: string }>(
+  `SELECT p.created_at AS createdAt, p.id, p.title, p.content FROM posts p
+   WHERE (p.created_at, p.id) > (:at, :id) AND NOT EXISTS (SELECT 1 FROM post_texts t WHERE t.post_id = p.id)
+   ORDER BY p.created_at, p.id LIMIT :limit`,
+);
+const tagsOfPosts = sqlite.prepare<[string], { postId: string; tag: string }>(
+  "SELECT post_id AS postId, tag FROM post_tags WHERE post_id IN (SELECT value FROM json_each(?))",
+);
+const insertText = sqlite.prepare<{ postId: string; title: string; body: string; tags: string }>(
+  "INSERT INTO post_texts (post_id, title, body, tags) VALUES (:postId, :title, :body, :tags)",
+);
+// Every post has at most one search row (post_texts.post_id is unique and follows posts): equal counts mean none is missing.
+const allIndexed = sqlite.prepare<[], number>("SELECT (SELECT count(*) FROM posts) = (SELECT count(*) FROM post_texts)").pluck();
+
+/**
+ * Give every post without a search row its row (and so a place in the
+ * index): all posts of a database made before search existed (migration
+ * 0006), a restored older backup, or posts written by another program.
+ * In batches, oldest first, so that the index's keys follow the posts' age
+ * (the search's "newest first") and memory stays small however many there are.
+ */
+export function indexMissingPosts(): number {
+  if (allIndexed.get()) return 0;
+  let indexed = 0;
+  for (let after = { at: -1, id: "" }; ; ) {
+    const batch = unindexedPosts.all({ ...after, limit: BATCH });
+    if (batch.length === 0) return indexed;
+    const tags = new Map(batch.map((post) => [post.id, [] as string[]]));
+    for (const row of tagsOfPosts.all(JSON.stringify([...tags.keys()]))) tags.get(row.postId)!.push(row.tag);
+    sqlite.transaction(() => {
+      for (const post of batch) insertText.run({ postId: post.id, ...searchTextOf({ ...post, tags: tags.get(post.id)! }) });
+    })();
+    indexed += batch.length;
+    const last = batch[batch.length - 1];
+    after = { at: last.createdAt, id: last.id };
+  }
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { excerptAround, highlight, searchQueries, searchTerms, tagToken } from "~/lib/search";
+import { sqlite } from "~/db/connection.server";
+import { deletePost, deletePostsOf, insertPost, updatePost } from "~/models/posts.server";
+import { indexMissingPosts, searchPosts } from "~/models/search.server";
+import { createUser } from "~/models/users.server";
+
+describe("what a search asks the index", () => {
+  it("takes the words, folded: no case, no diacritics", () => {
+    expect(searchTerms("  Štefánik a ČESKO-Slovensko 1918 ")).toEqual(["stefanik", "a", "cesko", "slovensk", "1918"]);
+  });
+
+  it("lets nothing of the index's query syntax through, and bounds the work", () => {
+    expect(searchTerms('"*(NEAR OR -x) ^title: {a b} AND')).toEqual(["near", "or", "x", "title", "a", "b"]);
+    expect(searchTerms("!!! --- ***")).toEqual([]);
+    expect(searchTerms("jeden dva tri štyri päť šesť sedem")).toHaveLength(6);
+    expect(searchTerms("a a a A á")).toEqual(["a"]);
+    expect(searchTerms("x".repeat(90))).toEqual(["x".repeat(8)]);
+    expect(searchTerms("Štefánikovi Štefánikova")).toEqual(["stefanik"]);
+    // Only the first 100 characters are read.
+    expect(searchTerms(`${" ".repeat(100)}slovo`)).toEqual([]);
+  });
+
+  it("matches the beginnings of words, one-letter words whole, in the title first, then in the text; a tag as its own word", () => {
+    expect(searchQueries(["stefan", "a"], null)).toEqual({
+      inTitle: 'title : ("stefan"* "a")',
+      inTextOnly: '({title body} : ("stefan"* "a")) NOT title : ("stefan"* "a")',
+    });
+    expect(searchQueries(["kosice"], "Česko-Slovensko")).toEqual({
+      inTitle: 'title : ("kosice"*) AND tags : "tagceskoslovensko"',
+      inTextOnly: '({title body} : ("kosice"*) AND tags : "tagceskoslovensko") NOT title : ("kosice"*)',
+    });
+    expect(tagToken("Dejiny Slovenska")).toBe("tagdejinyslovenska");
+  });
+});
+
+describe("how a hit is shown", () => {
+  it("marks every word the search matched, whatever its case and diacritics", () => {
+    expect(highlight("Milan Rastislav Štefánik a Česko", ["stefan", "a"])).toEqual([
+      { text: "Milan Rastislav ", mark: false },
+      { text: "Štefánik", mark: true },
+      { text: " ", mark: false },
+      { text: "a", mark: true },
+      { text: " Česko", mark: false },
+    ]);
+    expect(highlight("<script>", ["script"])).toEqual([
+      { text: "<", mark: false },
+      { text: "script", mark: true },
+      { text: ">", mark: false },
+    ]);
+    expect(highlight("nič", [])).toEqual([{ text: "nič", mark: false }]);
+  });
+
+  it("excerpts the text around the first match, cut between words", () => {
+    const text = `${"úvodné slová ".repeat(30)}Tu sa spomína Štefánik a jeho lety. ${"ďalšie vety ".repeat(30)}`;
+    const excerpt = excerptAround(text, ["stefanik"]);
+    expect(excerpt).toMatch(/^…\S/);
+    expect(excerpt).toMatch(/\S…$/);
+    expect(excerpt).toContain("Štefánik a jeho lety");
+    expect(excerpt.length).toBeLessThanOrEqual(182);
+    expect(text).toContain(excerpt.slice(1, -1));
+    // No match in the text (the title matched): its beginning.
+    expect(excerptAround("Krátky text.", ["iny"])).toBe("Krátky text.");
+  });
+});
+
+describe("the search index", () => {
+  const author = createUser({ displayName: "Hľadajúci Autor", email: `search-${Date.now()}@example.com`, passwordHash: null })!;
+  const image = { key: "x", width: 800, height: 500 };
+  let at = Date.now() - 1_000_000;
+  const add = (title: string, content: string, tags = ["Ostatné"]) =>
+    insertPost({ title, content: `<p>${content}</p>`, excerpt: content.slice(0, 50), image, authorId: author.id, tags, createdAt: at++ });
+  const find = (query: string, tag: string | null = null, limit = 10) => searchPosts({ ...searchQueries(searchTerms(query), tag), limit });
+  const titles = (query: string, tag: string | null = null) => find(query, tag).posts.map((post) => post.title);
+
+  it("finds words without diacritics, by their beginning, and ranks a title above the text", () => {
+    add("O letcovi", "Generál Štefánik letel do Bratislavy.");
+    add("Štefánik a hviezdy", "Astronóm z Košarísk.", ["Osobnosti"]);
+    add("Vznik Česko-Slovenska", "Rok 1918 a Česko.");
+    expect(titles("stefanik")).toEqual(["Štefánik a hviezdy", "O letcovi"]);
+    expect(titles("cesko")).toEqual(["Vznik Česko-Slovenska"]);
+    expect(titles("kosar")).toEqual(["Štefánik a hviezdy"]);
+    expect(titles("STEFANIK hviez")).toEqual(["Štefánik a hviezdy"]);
+    expect(titles("stefanik", "Osobnosti")).toEqual(["Štefánik a hviezdy"]);
+    expect(titles("stefanik", "Morava")).toEqual([]);
+    // The tags column only filters: a tag's name is not a word of the text.
+    expect(titles("tagosobnosti")).toEqual([]);
+    expect(titles('"*(NEAR OR')).toEqual([]);
+  });
+
+  it("hands back the text for the excerpt and says when more match", () => {
+    const { posts, hasMore } = find("stefanik", null, 1);
+    expect(posts).toHaveLength(1);
+    expect(posts[0].body).toBe("Astronóm z Košarísk.");
+    expect(hasMore).toBe(true);
+  });
+
+  it("follows edits and deletes", () => {
+    const id = add("Bitka pri Moháči", "Rok 1526.");
+    expect(titles("mohac")).toEqual(["Bitka pri Moháči"]);
+    updatePost(id, { title: "Bitka pri Slanom Kameni", content: "<p>Iná <b>bitka</b>.</p>", excerpt: "Iná bitka." });
+    expect(titles("mohac")).toEqual([]);
+    expect(titles("slanom")).toEqual(["Bitka pri Slanom Kameni"]);
+    expect(find("ina bitka").posts[0].body).toBe("Iná bitka.");
+    deletePost(id);
+    expect(titles("slanom")).toEqual([]);
+  });
+
+  it("follows an admin's clean-up of an account's articles", () => {
+    const spammer = createUser({ displayName: "Spamer", email: `spam-${Date.now()}@example.com`, passwordHash: null })!;
+    insertPost({ title: "Lacné hodinky", content: "<p>Kúpte</p>", excerpt: "Kúpte", image, authorId: spammer.id, tags: ["Ostatné"] });
+    expect(titles("hodinky")).toEqual(["Lacné hodinky"]);
+    deletePostsOf(spammer.id);
+    expect(titles("hodinky")).toEqual([]);
+  });
+
+  it("indexes posts that have no search row yet (a database from before search) by their age, not the order they were stored", () => {
+    // Stored newest first, as another program might have written them.
+    const newer = insertPost({ title: "Novší o Nitre", content: "<p>Text.</p>", excerpt: "Text.", image, authorId: author.id, tags: ["Ostatné"], createdAt: at + 10 });
+    const older = insertPost({ title: "Starší o Nitre", content: "<p>Text.</p>", excerpt: "Text.", image, authorId: author.id, tags: ["Morava"], createdAt: at + 5 });
+    at += 20;
+    sqlite.prepare("DELETE FROM post_texts WHERE post_id IN (?, ?)").run(newer, older);
+    expect(titles("nitre")).toEqual([]);
+    expect(indexMissingPosts()).toBe(2);
+    expect(titles("nitre")).toEqual(["Novší o Nitre", "Starší o Nitre"]);
+    expect(titles("nitre", "Morava")).toEqual(["Starší o Nitre"]);
+    expect(indexMissingPosts()).toBe(0);
+  });
+
+  it("lists title matches first and each kind newest first, however many articles match", () => {
+    const inText = add("Zápis najstarší", "Stojí to v letopise.");
+    const inTitle = add("Letopis mesta", "Zápis o meste.");
+    sqlite.transaction(() => {
+      for (let i = 0; i < 300; i++) add(`Zápis ${i}`, "Stojí to v letopise.");
+    })();
+    const newestInTitle = add("Letopis kláštora", "Iný zápis.");
+    const { posts, hasMore } = find("letopis", null, 10);
+    expect(posts.map((post) => post.title)).toEqual(["Letopis kláštora", "Letopis mesta", ...Array.from({ length: 8 }, (_, i) => `Zápis ${299 - i}`)]);
+    expect(hasMore).toBe(true);
+    expect(find("letopis", null, 180).posts.map((post) => post.id)).not.toContain(inText);
+    expect(find("letopis", null, 180).posts.slice(0, 2).map((post) => post.id)).toEqual([newestInTitle, inTitle]);
+  });
+
+  it("reads only the beginning of a long text for the excerpt", () => {
+    add("Dlhý článok o Devíne", `${"slovo ".repeat(2_000)}koniec`);
+    const [hit] = find("devine").posts;
+    expect(hit.body.length).toBe(5_000);
+  });
+});
