@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { Source } from "~/lib/sources";
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
@@ -23,8 +24,10 @@ export const posts = sqliteTable(
   {
     id: text("id").primaryKey(),
     title: text("title").notNull(),
-    /** Sanitised HTML (b, i, em, strong, a, p, br; no attributes); newlines are <br/>. */
+    /** Sanitised HTML (b, i, em, strong, a, p, br; no attributes but a link's http(s) href and rel); newlines are <br/>. */
     content: text("content").notNull(),
+    /** Where the article's claims come from, in the order the text cites them ([1], [2], …); see ~/lib/sources. */
+    sources: text("sources", { mode: "json" }).$type<Source[]>().notNull().default(sql`'[]'`),
     /** Plain text cut from the sanitised content on write, for the cards. */
     excerpt: text("excerpt").notNull(),
     /** Storage key of the image; its variants are files named after it. */

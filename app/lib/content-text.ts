@@ -1,15 +1,19 @@
 /** Plain text of stored article content: for the cards' excerpts and for search. */
+import { CITATION_MARKER } from "./sources";
 
 const TAG = /<[^>]*>/g;
+/** A marker citing a source ([1]) with the space before it: "Prahe [2]." reads "Prahe.". */
+const MARKER = new RegExp(String.raw`\s*${CITATION_MARKER.source}`, "g");
 const BLOCK_BREAK = /<br\s*\/?>|<\/p>/gi;
 const ENTITY = /&(amp|lt|gt|quot|#39|nbsp);/g;
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " };
 
-/** Plain text of stored (sanitised) content. */
+/** Plain text of stored (sanitised) content, without the markers that cite sources ([1]). */
 export function contentToText(storedHtml: string): string {
   return storedHtml
     .replace(BLOCK_BREAK, " ")
     .replace(TAG, "")
+    .replace(MARKER, "")
     .replace(ENTITY, (_, name: string) => ENTITIES[name])
     .replace(/\s+/g, " ")
     .trim();

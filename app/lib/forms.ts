@@ -15,6 +15,7 @@ import {
   typedText,
 } from "./rules";
 import { MODERATION_MESSAGES, REPORT_NOTE_MAX_LENGTH, REPORT_REASONS, type ReportReason } from "./moderation";
+import { sourcesProblem } from "./sources";
 import { isTag } from "./tags";
 
 /**
@@ -55,6 +56,9 @@ const content = (missing: string) =>
     text(missing).check(rule((c: string) => c.length <= CONTENT_MAX_LENGTH, POST_MESSAGES.contentTooLong), problemOf(contentMarkupProblem)),
   );
 
+/** The sources as typed, one per line (~/lib/sources); optional. */
+const sources = z.pipe(z.pipe(z._default(z.string(), ""), z.transform(typedText)), z.string().check(problemOf(sourcesProblem)));
+
 const tags = z
   .array(z.string(), { error: MESSAGES.createFieldsMissing })
   .check(
@@ -72,15 +76,17 @@ export const newPostSchema = z.object({
   content: content(MESSAGES.createFieldsMissing),
   tags,
   image: z.enum(["new", "pending"], { error: MESSAGES.createFieldsMissing }),
+  sources,
 });
-export const NEW_POST_FIELDS = ["title", "content", "image", "tags"] as const;
+export const NEW_POST_FIELDS = ["title", "content", "image", "tags", "sources"] as const;
 
 /** Saving an edited article (intent=save). */
 export const editPostSchema = z.object({
   title: title(POST_MESSAGES.emptyEdit),
   content: content(POST_MESSAGES.emptyEdit),
+  sources,
 });
-export const EDIT_POST_FIELDS = ["title", "content"] as const;
+export const EDIT_POST_FIELDS = ["title", "content", "sources"] as const;
 
 const email = (missing: string) => text(missing, { trim: true });
 

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
+import type { Source } from "~/lib/sources";
 import type { PostCard } from "~/lib/types";
 import { countRows, db } from "~/db/connection.server";
 import { pendingImages, posts, postTags, postTexts, users } from "~/db/schema.server";
@@ -32,6 +33,7 @@ export const readerQueries = {
       id: posts.id,
       title: posts.title,
       content: posts.content,
+      sources: posts.sources,
       excerpt: posts.excerpt,
       image: posts.image,
       imageWidth: posts.imageWidth,
@@ -85,6 +87,8 @@ export type NewPost = {
   image: { key: string; width: number; height: number };
   authorId: string;
   tags: string[];
+  /** None when left out. */
+  sources?: Source[];
   createdAt?: number;
 };
 
@@ -98,6 +102,7 @@ export function insertPost(post: NewPost): string {
         id,
         title: post.title,
         content: post.content,
+        sources: post.sources ?? [],
         excerpt: post.excerpt,
         image: post.image.key,
         imageWidth: post.image.width,
@@ -122,7 +127,7 @@ export function insertPostFromPending(post: NewPost): string {
   });
 }
 
-export function updatePost(id: string, change: { title: string; content: string; excerpt: string }): void {
+export function updatePost(id: string, change: { title: string; content: string; sources: Source[]; excerpt: string }): void {
   db.transaction((tx) => {
     tx.update(posts)
       .set({ ...change, updatedAt: Date.now() })

@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/Field";
 import { ImagePicker } from "~/components/ImagePicker";
+import { SourcesField } from "~/components/SourcesField";
 import { TagPicker } from "~/components/TagPicker";
 import { useFormCheck } from "~/components/useFormCheck";
 import { NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
@@ -92,6 +93,7 @@ export default function CreatePost() {
           </p>
         </div>
         <TagPicker initial={values?.tags ?? []} invalid={invalid("tags")} errorId="create-error" />
+        <SourcesField defaultValue={values?.sources} invalid={invalid("sources")} errorId="create-error" />
         {/* Last, so that an oversized image cannot cut off the fields before it. */}
         <ImagePicker pendingImage={values?.pendingImage ?? ""} invalid={invalid("image")} errorId="create-error" />
         <button type="submit" className="button button-large" disabled={navigation.state === "submitting"}>

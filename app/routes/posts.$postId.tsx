@@ -14,12 +14,15 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { BackIcon } from "~/components/Icons";
+import { PostSources } from "~/components/PostSources";
+import { SourcesField } from "~/components/SourcesField";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { formatDate, isoTime } from "~/lib/dates";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, PAGE_SIZE, storedToEditable, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
+import { linkCitations, sourcesToTyped } from "~/lib/sources";
 import { getPost } from "~/models/posts.server";
 import { errorSummary } from "~/lib/errors";
 import type { loader as rootLoader } from "~/root";
@@ -88,6 +91,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
   const hrefs = modeHrefs(pathname, search);
   const [title, setTitle] = useState(post.title);
   const [content, setContent] = useState(() => storedToEditable(post.content));
+  const cited = linkCitations(post.content, post.sources.length);
 
   const editButtons = (
     <>
@@ -177,6 +181,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               onChange={(e) => setContent(e.currentTarget.value)}
               required
             />
+            <SourcesField defaultValue={sourcesToTyped(post.sources)} errorId="edit-error" />
           </Form>
         ) : (
           <>
@@ -185,8 +190,9 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               {post.authorName} ·{" "}
               <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
             </p>
-            {/* Stored content was sanitised when it was written (b, i, em, strong, a, p, br; no attributes). */}
-            <div className="post-content" dangerouslySetInnerHTML={{ __html: post.content }} />
+            {/* Stored content was sanitised when it was written (b, i, em, strong, a, p, br; a link's http(s) href); markers [n] become links to the sources. */}
+            <div className="post-content" dangerouslySetInnerHTML={{ __html: cited.html }} />
+            <PostSources sources={post.sources} mentioned={cited.mentioned} />
             {post.tags.length > 0 && (
               <ul className="post-tags" aria-label="Tagy">
                 {post.tags.map((tag) => (
@@ -297,5 +303,25 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
     { property: "article:published_time", content: new Date(post.createdAt).toISOString() },
     { name: "twitter:card", content: "summary_large_image" },
     { tagName: "link", rel: "canonical", href: url },
+    { "script:ld+json": articleJsonLd(data) },
   ];
 };
+
+/** The article for search engines (schema.org Article), its sources as `citation`. */
+function articleJsonLd({ post, publicUrl }: { post: ReturnType<typeof useLoaderData<typeof loader>>["post"]; publicUrl: string }) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "Article",
+    headline: post.title,
+    description: post.excerpt,
+    image: `${publicUrl}${imageUrl(post.image, 1200, "jpg")}`,
+    datePublished: isoTime(post.createdAt),
+    dateModified: isoTime(post.updatedAt),
+    author: { "@type": "Person", name: post.authorName },
+    inLanguage: "sk",
+    mainEntityOfPage: `${publicUrl}/posts/${post.id}`,
+    ...(post.sources.length > 0 && {
+      citation: post.sources.map((source) => (source.url ? { "@type": "CreativeWork", name: source.text, url: source.url } : source.text)),
+    }),
+  };
+}

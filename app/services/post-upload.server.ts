@@ -7,7 +7,7 @@ import type { PostFormInput } from "./posts.server";
 const MAX_READ_BYTES = 32 * 1024 * 1024;
 
 function emptyInput(): PostFormInput {
-  return { title: "", content: "", tags: [], image: null, pendingImage: "" };
+  return { title: "", content: "", sources: "", tags: [], image: null, pendingImage: "" };
 }
 
 /**
@@ -31,6 +31,7 @@ export async function readPostForm(request: Request): Promise<{ input: PostFormI
     for await (const part of parts) {
       if (part.name === "title") input.title = part.text;
       else if (part.name === "content") input.content = typedText(part.text);
+      else if (part.name === "sources") input.sources = typedText(part.text);
       else if (part.name === "tags") input.tags.push(part.text);
       else if (part.name === "pendingImage") input.pendingImage = part.text;
       else if (part.name === "image" && part.size > 0) input.image = part.bytes;

@@ -5,6 +5,7 @@ import { inTransaction } from "~/db/connection.server";
 import { deletePost, deletePostsOf, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
 import { BusyError } from "./concurrency.server";
 import { excerptOf } from "~/lib/content-text";
+import { sourcesFrom } from "~/lib/sources";
 import { ContentProcessingError, toStoredContent } from "./content.server";
 import { readImageHeader } from "./image-header.server";
 import { deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
@@ -22,10 +23,10 @@ import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from 
 
 const PENDING_LIFETIME = 24 * 60 * 60 * 1000;
 
-export type PostField = "title" | "content" | "image" | "tags";
+export type PostField = "title" | "content" | "image" | "tags" | "sources";
 
 /** What the create form shows again; the image as its pending key, so it need not be picked again. */
-export type PostValues = { title: string; content: string; tags: string[]; pendingImage: string };
+export type PostValues = { title: string; content: string; sources: string; tags: string[]; pendingImage: string };
 
 /** Refused: the status to answer, the message to show, the fields to mark (and, for the create form, what it shows again). */
 export type PostRefusal = { ok: false; status: number; error: string; invalid: PostField[]; values?: PostValues };
@@ -39,6 +40,8 @@ export function refusal(status: number, error: string, invalid: PostField[] = []
 export type PostFormInput = {
   title: string;
   content: string;
+  /** One per line, as typed (~/lib/sources). */
+  sources: string;
   tags: string[];
   /** A newly uploaded file, as sent. */
   image: Uint8Array | null;
@@ -48,7 +51,7 @@ export type PostFormInput = {
 
 /** What a form shows again when none of it was read. */
 export function emptyValues(): PostValues {
-  return { title: "", content: "", tags: [], pendingImage: "" };
+  return { title: "", content: "", sources: "", tags: [], pendingImage: "" };
 }
 
 // ---------------------------------------------------------------- images
@@ -95,7 +98,7 @@ export async function removeStalePendingImages(now = Date.now()): Promise<void> 
 /** What a refused form shows again when reading it stopped early (the image kept only if it is this user's). */
 export function keptValues(userId: string, input: PostFormInput): PostValues {
   const pending = input.pendingImage ? getPendingImage(input.pendingImage, userId) : undefined;
-  return { title: input.title, content: input.content, tags: input.tags, pendingImage: pending?.key ?? "" };
+  return { title: input.title, content: input.content, sources: input.sources, tags: input.tags, pendingImage: pending?.key ?? "" };
 }
 
 // ---------------------------------------------------------------- create
@@ -105,6 +108,7 @@ function checkNewPost(input: PostFormInput, image: "new" | "pending" | null): { 
   const form = new FormData();
   form.set("title", input.title);
   form.set("content", input.content);
+  form.set("sources", input.sources);
   for (const tag of input.tags) form.append("tags", tag);
   if (image) form.set("image", image);
   const checked = checkForm(newPostSchema, form);
@@ -120,7 +124,7 @@ function checkNewPost(input: PostFormInput, image: "new" | "pending" | null): { 
  * costs little.
  */
 export async function publishPost(userId: string, input: PostFormInput): Promise<PostResult<{ id: string }>> {
-  const values = { title: input.title, content: input.content, tags: input.tags, pendingImage: "" };
+  const values = { title: input.title, content: input.content, sources: input.sources, tags: input.tags, pendingImage: "" };
   const refuse = (status: number, error: string, invalid: PostField[] = []) => refusal(status, error, invalid, values);
 
   const pending = !input.image && input.pendingImage ? getPendingImage(input.pendingImage, userId) : undefined;
@@ -165,7 +169,8 @@ async function publishChecked(
     image = accepted.image;
   } else return refuse(400, MESSAGES.createFieldsMissing, ["image"]);
 
-  const post = { title: input.title, content: content.html, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
+  const sources = sourcesFrom(input.sources);
+  const post = { title: input.title, content: content.html, sources, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
   try {
     return { ok: true, id: pending ? insertPostFromPending(post) : insertPost(post) };
   } catch (error) {
@@ -213,7 +218,8 @@ export async function savePost({ post, user }: ChangePermission, form: FormData)
   const content = await storedContent(checked.value.content, "an edited article");
   if (!content.ok) return content;
   inTransaction(() => {
-    updatePost(post.id, { title: checked.value.title, content: content.html, excerpt: excerptOf(content.html) });
+    const { title, sources } = checked.value;
+    updatePost(post.id, { title, content: content.html, sources: sourcesFrom(sources), excerpt: excerptOf(content.html) });
     if (user.id !== post.authorId) logModeration(user, "editArticle", { post, user: author(post) });
   });
   return { ok: true };

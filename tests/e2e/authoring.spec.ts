@@ -129,3 +129,43 @@ test("a reader sees no Edit button", async ({ page, jsEnabled }) => {
   await expect(page.getByRole("dialog")).toBeVisible();
   await expect(page.getByRole("link", { name: "Edit" })).toHaveCount(0);
 });
+
+test("an author cites sources: [n] leads to the source, ↩ back to the text, and they are edited with the article", async ({ page, jsEnabled }, testInfo) => {
+  const title = `Pramene ${testInfo.project.name} ${Date.now()}`;
+  await registerAndOpen(page, jsEnabled, `zdroje-${testInfo.project.name}`);
+  await page.getByLabel("Nadpis").fill(title);
+  await page.getByLabel("Text článku").fill("Hrad vznikol v 13. storočí [1].\nPrvá písomná zmienka je z roku 1253 [2].");
+  const sources = page.getByRole("textbox", { name: /^Zdroje/ });
+  await sources.fill("Plaček, M.: Hrady a zámky na Slovensku. Bratislava 2007.\nListina z roku 1253 https://example.org/listina-1253");
+  if (jsEnabled) await page.getByLabel(/^Tagy/).selectOption("Stredovek");
+  else await page.getByRole("checkbox", { name: "Stredovek", exact: true }).check();
+  await page.getByLabel(/Obrázok/).setInputFiles({ name: "hrad.jpg", mimeType: "image/jpeg", buffer: await makeImage("jpeg", 800, 500) });
+  if (jsEnabled) await expect(page.locator(".image-preview img")).toBeVisible();
+  await page.getByRole("button", { name: "Uverejniť" }).click();
+
+  const dialog = page.getByRole("dialog", { name: title });
+  await expect(dialog).toBeVisible();
+  const list = dialog.getByRole("region", { name: "Zdroje" });
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+  const link = list.getByRole("link", { name: "Listina z roku 1253" });
+  await expect(link).toHaveAttribute("href", "https://example.org/listina-1253");
+  await expect(link).toHaveAttribute("rel", "nofollow ugc noopener");
+  await snapshot(page, testInfo, "sources");
+  if (jsEnabled) await expectNoAxeViolations(page);
+
+  await dialog.getByRole("link", { name: "Zdroj č. 2" }).click();
+  await expect(page).toHaveURL(/#zdroj-2$/);
+  await expect(list.locator("li:target")).toContainText("Listina z roku 1253");
+  await list.getByRole("link", { name: "Späť na zmienku [2] v texte" }).click();
+  await expect(page).toHaveURL(/#zmienka-2$/);
+
+  // Edited with the article: a broken link is refused with its message, and nothing changes.
+  await dialog.getByRole("link", { name: "Edit" }).click();
+  const field = page.getByRole("textbox", { name: /^Zdroje/ });
+  await expect(field).toHaveValue("Plaček, M.: Hrady a zámky na Slovensku. Bratislava 2007.\nListina z roku 1253 https://example.org/listina-1253");
+  await field.fill("Plaček, M.: Hrady a zámky na Slovensku.\nListina https://");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Odkaz v zdroji č. 2 nie je platná adresa http:// ani https://.");
+  await page.goto(page.url().replace(/[?#].*$/, ""));
+  await expect(page.getByRole("region", { name: "Zdroje" }).getByRole("listitem")).toHaveCount(2);
+});

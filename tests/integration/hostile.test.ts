@@ -1383,16 +1383,20 @@ function unsafeMarkup(scope: HTMLElement | null, where: string, elements = true)
   return out;
 }
 
-/** The article body: only b, i, em, strong, a, p, br, none with any attribute; every other `<` escaped. */
+/** The one attribute a body's element may carry (README, "Article text"): a link's absolute http(s) address, with our rel. */
+const SAFE_LINK_ATTRS = /^href="https?:\/\/[^"<>\s]*" rel="nofollow ugc noopener"$/;
+
+/** The article body: only b, i, em, strong, a, p, br, none with any attribute but a link's safe address; every other `<` escaped. */
 function articleBodyProblems(content: HTMLElement | null): string[] {
   if (!content) return ["no .post-content"];
   const out = unsafeMarkup(content, ".post-content");
   for (const element of content.querySelectorAll("*")) {
     const tag = element.tagName.toLowerCase();
+    const attrs = element.rawAttrs.trim();
     if (!ALLOWED_TAGS.has(tag)) out.push(`.post-content has <${tag}>`);
-    else if (element.rawAttrs.trim() !== "" && element.rawAttrs.trim() !== "/") out.push(`.post-content has <${tag} ${element.rawAttrs.trim()}>`);
+    else if (attrs !== "" && attrs !== "/" && !(tag === "a" && SAFE_LINK_ATTRS.test(attrs))) out.push(`.post-content has <${tag} ${attrs}>`);
   }
-  const stray = content.innerHTML.match(/<(?!\/?(?:b|i|em|strong|a|p|br)\s*\/?>)[a-z!?/][^>]*>?/i);
+  const stray = content.innerHTML.match(/<(?!\/?(?:b|i|em|strong|a|p|br)\s*\/?>)(?!a href="https?:\/\/[^"<>\s]*" rel="nofollow ugc noopener">)[a-z!?/][^>]*>?/i);
   if (stray) out.push(`.post-content has raw markup ${short(stray[0])}`);
   return out;
 }

@@ -4,16 +4,46 @@ import { contentToText, excerptOf } from "~/lib/content-text";
 import { ContentProcessingError, sanitizeContent, toStoredContent } from "~/services/content.server";
 
 describe("sanitizeContent", () => {
-  it("keeps the allowed tags and drops every attribute", async () => {
+  it("keeps the allowed tags and drops every attribute but a link's http(s) address, which gets rel", async () => {
     expect(await sanitizeContent('<p class="x"><b>a</b> <i>b</i> <em>c</em> <strong>d</strong> <a href="https://x.sk" title="t">e</a></p>')).toBe(
-      "<p><b>a</b> <i>b</i> <em>c</em> <strong>d</strong> <a>e</a></p>",
+      '<p><b>a</b> <i>b</i> <em>c</em> <strong>d</strong> <a href="https://x.sk/" rel="nofollow ugc noopener">e</a></p>',
     );
+    expect(await sanitizeContent('<a href="http://archiv.sk/a?b=1&amp;c=2#d" rel="opener" target="_blank">x</a>')).toBe(
+      '<a href="http://archiv.sk/a?b=1&amp;c=2#d" rel="nofollow ugc noopener">x</a>',
+    );
+  });
+  it("drops every other address a link might carry, however it is written", async () => {
+    const hostile = [
+      "javascript:alert(1)",
+      "JaVaScRiPt:alert(1)",
+      " javascript:alert(1)",
+      "java\tscript:alert(1)",
+      "&#106;avascript:alert(1)",
+      "&#x6A;avascript:alert(1)",
+      "javascript&colon;alert(1)",
+      "vbscript:msgbox(1)",
+      "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+      "//evil.example/x",
+      "/admin",
+      "mailto:a@b.sk",
+      "https:alert(1)",
+      "http://",
+      ' https://x.sk" onmouseover="alert(1)',
+    ];
+    for (const href of hostile) {
+      const clean = await sanitizeContent(`<a href="${href}">x</a>`);
+      expect(clean, href).toBe("<a>x</a>");
+    }
+    expect(await sanitizeContent('<a href="https://x.sk/" onclick="alert(1)" style="x" id="y">x</a>')).toBe('<a href="https://x.sk/" rel="nofollow ugc noopener">x</a>');
+    // Quotes and angle brackets in an address cannot leave the attribute.
+    expect(await sanitizeContent('<a href="https://x.sk/&quot;&gt;&lt;script&gt;">x</a>')).toBe('<a href="https://x.sk/%22%3E%3Cscript%3E" rel="nofollow ugc noopener">x</a>');
   });
   it("removes scripts, handlers and javascript: URLs", async () => {
     const dirty = [
       "<script>alert(1)</script>ok",
       '<img src=x onerror="alert(1)">',
       '<a href="javascript:alert(1)">x</a>',
+      '<a href="data:text/html,<script>alert(1)</script>">x</a>',
       '<svg onload="alert(1)"><circle/></svg>',
       '<iframe src="https://evil.example"></iframe>',
       "<style>body{}</style>",

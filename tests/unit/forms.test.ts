@@ -12,6 +12,7 @@ import {
   resetPasswordSchema,
 } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, MESSAGES, POST_MESSAGES } from "~/lib/rules";
+import { SOURCE_MESSAGES } from "~/lib/sources";
 
 const form = (fields: Record<string, string | string[]>) => {
   const data = new FormData();
@@ -32,7 +33,7 @@ describe("the create form's schema", () => {
   it("accepts a whole form, trimming the title and writing new lines as \\n", () => {
     expect(checkForm(newPostSchema, form({ ...good, title: "  Veľká Morava ", content: "a\r\nb" }))).toEqual({
       ok: true,
-      value: { title: "Veľká Morava", content: "a\nb", tags: ["Stredovek"], image: "new" },
+      value: { title: "Veľká Morava", content: "a\nb", tags: ["Stredovek"], image: "new", sources: "" },
     });
   });
 
@@ -50,6 +51,7 @@ describe("the create form's schema", () => {
     expect(newPost({ ...good, tags: ["Stredovek", "Stredovek"] })).toEqual({ message: MESSAGES.tagDuplicate, invalid: ["tags"] });
     expect(newPost({ ...good, tags: ["Mimozemšťania"] })).toEqual({ message: POST_MESSAGES.unknownTag, invalid: ["tags"] });
     expect(newPost({ ...good, tags: [""] })).toEqual({ message: POST_MESSAGES.unknownTag, invalid: ["tags"] });
+    expect(newPost({ ...good, sources: "Kniha\nOdkaz https://" })).toEqual({ message: SOURCE_MESSAGES.badLink(2), invalid: ["sources"] });
   });
 
   it("counts a new line as one character of the 30,000", () => {

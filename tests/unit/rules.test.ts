@@ -64,9 +64,11 @@ describe("tags", () => {
 
 describe("list state and links", () => {
   it("reads tag and limit from a query", () => {
-    expect(readListState(new URLSearchParams("tag=Morava&limit=18"))).toEqual({ tag: "Morava", limit: 18, unknownTag: null });
-    expect(readListState(new URLSearchParams("tag=Atlantída"))).toEqual({ tag: null, limit: 9, unknownTag: "Atlantída" });
-    expect(readListState(new URLSearchParams(""))).toEqual({ tag: null, limit: 9, unknownTag: null });
+    expect(readListState(new URLSearchParams("tag=Morava&limit=18"))).toEqual({ tag: "Morava", limit: 18, q: "", unknownTag: null });
+    expect(readListState(new URLSearchParams("tag=Atlantída"))).toEqual({ tag: null, limit: 9, q: "", unknownTag: "Atlantída" });
+    expect(readListState(new URLSearchParams(""))).toEqual({ tag: null, limit: 9, q: "", unknownTag: null });
+    // A search, trimmed and cut at 100 characters.
+    expect(readListState(new URLSearchParams(`q=${encodeURIComponent(`  Štefánik ${"x".repeat(200)}`)}`)).q).toBe(`Štefánik ${"x".repeat(91)}`);
   });
   it("writes only what differs from the defaults", () => {
     expect(listSearch({ tag: null, limit: 9 })).toBe("");
@@ -76,9 +78,12 @@ describe("list state and links", () => {
     );
   });
   it("round-trips through the URL", () => {
-    const state = { tag: "Dejiny Číny", limit: 27 };
+    const state = { tag: "Dejiny Číny", limit: 27, q: "" };
     expect(readListState(new URLSearchParams(listSearch(state)))).toEqual({ ...state, unknownTag: null });
     expect(postHref("a/b", state)).toBe("/posts/a%2Fb?tag=Dejiny+%C4%8C%C3%ADny&limit=27");
+    const searched = { tag: null, limit: 18, q: "Štefánik & syn" };
+    expect(readListState(new URLSearchParams(listSearch(searched)))).toEqual({ ...searched, unknownTag: null });
+    expect(listHref(searched)).toBe("/posts?q=%C5%A0tef%C3%A1nik+%26+syn&limit=18");
   });
 });
 

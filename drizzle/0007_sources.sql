@@ -1,0 +1,2 @@
+-- Sources of articles (~/lib/sources): existing articles have none.
+ALTER TABLE `posts` ADD `sources` text DEFAULT '[]' NOT NULL;

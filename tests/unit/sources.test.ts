@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { contentToText, excerptOf } from "~/lib/content-text";
+import { checkForm, EDIT_POST_FIELDS, editPostSchema, formProblem } from "~/lib/forms";
+import { POST_MESSAGES } from "~/lib/rules";
+import { linkCitations, readSources, SOURCE_MESSAGES, SOURCES_MAX, sourcesToTyped } from "~/lib/sources";
+
+describe("reading the sources an author typed", () => {
+  it("takes one per line, with an http(s) link at its end if there is one; blank lines do not count", () => {
+    const typed = [
+      "  Kováč, D.: Dejiny Slovenska. Praha 1998.  ",
+      "",
+      "Slovenský národný archív, fond Štefánik https://www.minv.sk/?archiv&x=1",
+      "https://sk.wikipedia.org/wiki/Milan_Rastislav_%C5%A0tef%C3%A1nik",
+      "Listina z roku 1237 ftp://archiv.sk/listina",
+    ].join("\n");
+    expect(readSources(typed)).toEqual({
+      sources: [
+        { text: "Kováč, D.: Dejiny Slovenska. Praha 1998.", url: null },
+        { text: "Slovenský národný archív, fond Štefánik", url: "https://www.minv.sk/?archiv&x=1" },
+        { text: "https://sk.wikipedia.org/wiki/Milan_Rastislav_%C5%A0tef%C3%A1nik", url: "https://sk.wikipedia.org/wiki/Milan_Rastislav_%C5%A0tef%C3%A1nik" },
+        // Only http(s) is a link; anything else stays text (and is shown as text).
+        { text: "Listina z roku 1237 ftp://archiv.sk/listina", url: null },
+      ],
+    });
+    expect(readSources("")).toEqual({ sources: [] });
+    expect(readSources("\n \n")).toEqual({ sources: [] });
+  });
+
+  it("says which source breaks which rule", () => {
+    expect(readSources(Array.from({ length: SOURCES_MAX + 1 }, (_, i) => `Zdroj ${i}`).join("\n"))).toEqual({ error: SOURCE_MESSAGES.tooMany });
+    expect(readSources(Array.from({ length: SOURCES_MAX }, (_, i) => `Zdroj ${i}`).join("\n"))).not.toHaveProperty("error");
+    expect(readSources(`Prvý\n${"x".repeat(501)}`)).toEqual({ error: SOURCE_MESSAGES.tooLong(2) });
+    expect(readSources(`${"x".repeat(500)} https://a.sk`)).not.toHaveProperty("error");
+    expect(readSources("Kniha https://")).toEqual({ error: SOURCE_MESSAGES.badLink(1) });
+    expect(readSources("Kniha http://exa mple")).not.toHaveProperty("error");
+    expect(readSources(`Kniha https://a.sk/${"x".repeat(2_000)}`)).toEqual({ error: SOURCE_MESSAGES.badLink(1) });
+    expect(readSources("Skrytý\u202eznak")).toEqual({ error: SOURCE_MESSAGES.controls(1) });
+    expect(readSources("x\n".repeat(100_000))).toEqual({ error: SOURCE_MESSAGES.tooMany });
+  });
+
+  it("gives the stored sources back as the author typed them", () => {
+    const typed = "Kniha\nČlánok https://a.sk/\nhttps://b.sk/";
+    const read = readSources(typed);
+    expect("sources" in read && sourcesToTyped(read.sources)).toBe(typed);
+  });
+
+  it("is one of the edit form's rules, optional, with its own message", () => {
+    const form = (sources?: string) => {
+      const data = new FormData();
+      data.set("title", "Nadpis");
+      data.set("content", "Text [1]");
+      if (sources !== undefined) data.set("sources", sources);
+      return checkForm(editPostSchema, data);
+    };
+    expect(form()).toMatchObject({ ok: true, value: { sources: "" } });
+    expect(form("Kniha\r\nČlánok")).toMatchObject({ ok: true, value: { sources: "Kniha\nČlánok" } });
+    const refused = form("Kniha javascript:alert(1) https://");
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(formProblem(refused.errors, EDIT_POST_FIELDS, POST_MESSAGES.emptyEdit)).toEqual({ message: SOURCE_MESSAGES.badLink(1), invalid: ["sources"] });
+  });
+});
+
+describe("markers in the text", () => {
+  it("link [n] to the nth source, the first mention of each with the id its source links back to", () => {
+    const { html, mentioned } = linkCitations("Prvé [1], druhé [2] a znova [1]. Bez zdroja [3], [0] a [x].", 2);
+    expect(html).toBe(
+      'Prvé <sup class="citation"><a href="#zdroj-1" id="zmienka-1" aria-label="Zdroj č. 1">[1]</a></sup>, ' +
+        'druhé <sup class="citation"><a href="#zdroj-2" id="zmienka-2" aria-label="Zdroj č. 2">[2]</a></sup> a znova ' +
+        '<sup class="citation"><a href="#zdroj-1" aria-label="Zdroj č. 1">[1]</a></sup>. Bez zdroja [3], [0] a [x].',
+    );
+    expect([...mentioned]).toEqual([1, 2]);
+  });
+
+  it("touch only text: never a tag's attribute, nor text inside a link", () => {
+    const stored = '<a href="https://a.sk/[1]" rel="nofollow ugc noopener">odkaz [1]</a> a <b>tučné [1]</b>';
+    expect(linkCitations(stored, 1).html).toBe(
+      '<a href="https://a.sk/[1]" rel="nofollow ugc noopener">odkaz [1]</a> a <b>tučné <sup class="citation"><a href="#zdroj-1" id="zmienka-1" aria-label="Zdroj č. 1">[1]</a></sup></b>',
+    );
+    expect(linkCitations("Text [1]", 0)).toEqual({ html: "Text [1]", mentioned: new Set() });
+  });
+
+  it("never reach the cards' excerpts or the search's text", () => {
+    expect(contentToText("Bitka [1] pri Moháči [2].<br/>Koniec[12]")).toBe("Bitka pri Moháči. Koniec");
+    expect(excerptOf("Bitka [1] pri Moháči.")).toBe("Bitka pri Moháči.");
+  });
+});
