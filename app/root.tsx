@@ -12,7 +12,7 @@ import {
 import { SiteHeader } from "~/components/SiteHeader";
 import { errorSummary } from "~/lib/errors";
 import { useNonce } from "~/lib/nonce";
-import { pageTitle } from "~/lib/site";
+import { pageTitle, SITE_NAME } from "~/lib/site";
 import type { SignedInUser } from "~/lib/types";
 import { getCurrentUser } from "~/services/session.server";
 import stylesheet from "~/styles/app.css?url";
@@ -26,6 +26,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/img/favicon.svg", type: "image/svg+xml" },
+  // Feed readers find the site's feed from any page.
+  { rel: "alternate", type: "application/atom+xml", title: `${SITE_NAME} – nové články`, href: "/feed.xml" },
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { constants, crc32, deflateRawSync } from "node:zlib";
 import { pageCacheControl } from "~/lib/cache-control";
 import { listSearch, readListState } from "~/lib/links";
@@ -23,6 +23,9 @@ import type { AppForServer } from "~/server-interface.server";
  * - Emptied as soon as the app's data stamp changes, which any write to what
  *   pages show does, whoever writes (app/db/changes.server.ts): no writer has
  *   to remember the cache.
+ * - Each entry has a weak ETag (the page but its nonce): a browser that
+ *   revalidates a page it has gets 304 and no body, without a new CSP header,
+ *   so that it keeps the policy whose nonce its copy carries.
  * - The CSP nonce differs in every response: entries hold the page split at a
  *   placeholder, as text and as independently compressed deflate parts, and
  *   each response splices in its own nonce (gzip allows stored blocks between
@@ -53,6 +56,8 @@ export type Entry = {
   carries: Uint32Array[];
   contentType: string;
   bytes: number;
+  /** A weak validator: the same page, whatever nonce each response carries. */
+  etag: string;
 };
 
 /** The stored pages, emptied whenever `dataStamp()` changes. */
@@ -105,7 +110,9 @@ export class PageStore {
     const deflated = parts.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_FULL_FLUSH }));
     const crcs = parts.map((part) => crc32(part, 0));
     const carries = parts.map((part, i) => Uint32Array.from({ length: 32 }, (_, bit) => (crc32(part, 2 ** bit) ^ crcs[i]) >>> 0));
-    const entry = { status, parts, deflated, crcs, carries, contentType, bytes: parts.reduce((n, p) => n + p.length, 0) * 2 };
+    const size = parts.reduce((n, p) => n + p.length, 0);
+    const etag = `W/"${createHash("sha256").update(html).digest("base64url").slice(0, 22)}"`;
+    const entry = { status, parts, deflated, crcs, carries, contentType, bytes: size * 2, etag };
     // Asked afresh: a write by any process while the page was rendered keeps it out.
     if (renderedAt !== this.version({ fresh: true })) return entry;
     this.entries.set(key, entry);
@@ -209,13 +216,20 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
         entry = (await filling.get(page.key)) ?? undefined;
         if (!entry) return false;
       }
+      res.setHeader("Cache-Control", pageCacheControl({ signedIn: page.signedIn, method: req.method!, status: entry.status }));
+      res.setHeader("Vary", "Accept-Encoding, Cookie");
+      if (entry.status === 200) res.setHeader("ETag", entry.etag);
+      if (entry.status === 200 && matchesEtag(req.headers["if-none-match"], entry.etag)) {
+        res.statusCode = 304;
+        res.removeHeader("Content-Security-Policy");
+        res.end();
+        return true;
+      }
       const gzip = acceptsGzip(req.headers["accept-encoding"]);
       const body = renderPage(entry, nonce, gzip);
       res.statusCode = entry.status;
       res.setHeader("Content-Type", entry.contentType);
       res.setHeader("Content-Length", body.length);
-      res.setHeader("Cache-Control", pageCacheControl({ signedIn: page.signedIn, method: req.method!, status: entry.status }));
-      res.setHeader("Vary", "Accept-Encoding, Cookie");
       if (gzip) res.setHeader("Content-Encoding", "gzip");
       res.end(req.method === "HEAD" ? undefined : body);
       return true;
@@ -226,6 +240,13 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
 function onlyListParams(params: URLSearchParams): boolean {
   for (const name of params.keys()) if (!CACHEABLE_PARAMS.has(name)) return false;
   return true;
+}
+
+/** If-None-Match names this entry (compared weakly, as RFC 9110 asks for If-None-Match). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
 }
 
 function acceptsGzip(header = ""): boolean {

@@ -71,6 +71,25 @@ export function getPost(id: string) {
 
 const postIdExists = db.select({ id: posts.id }).from(posts).where(eq(posts.id, sql.placeholder("id"))).prepare();
 
+/** The newest `limit` posts whole (optionally with a tag), newest first: for the feeds. */
+export function newestPostsWhole({ tag, limit }: { tag: string | null; limit: number }) {
+  return listPosts({ tag, limit }).posts.flatMap((card) => getPost(card.id) ?? []);
+}
+
+// Newest first by posts_created_at_idx: a page of the sitemap is one index range.
+const sitemapPage = db
+  .select({ id: posts.id, updatedAt: posts.updatedAt })
+  .from(posts)
+  .orderBy(desc(posts.createdAt), posts.id)
+  .limit(sql.placeholder("limit"))
+  .offset(sql.placeholder("offset"))
+  .prepare();
+
+/** Every post's id and last change, a page at a time (for the sitemap). */
+export function listPostChanges(page: { offset: number; limit: number }): { id: string; updatedAt: number }[] {
+  return sitemapPage.all(page);
+}
+
 export function postExists(id: string): boolean {
   return postIdExists.get({ id }) !== undefined;
 }

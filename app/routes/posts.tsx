@@ -7,7 +7,7 @@ import { TagFilter } from "~/components/TagFilter";
 import { listHref, readListState } from "~/lib/links";
 import { PAGE_SIZE } from "~/lib/rules";
 import { excerptAround, searchQueries, searchTerms } from "~/lib/search";
-import { pageTitle, SITE_DESCRIPTION } from "~/lib/site";
+import { pageTitle, SITE_DESCRIPTION, SITE_NAME } from "~/lib/site";
 import type { PostCard as PostCardData } from "~/lib/types";
 import { listPosts } from "~/models/posts.server";
 import { searchPosts } from "~/models/search.server";
@@ -109,7 +109,9 @@ function SearchSummary({ q, tag, found }: { q: string; tag: string | null; found
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const title = data?.q ? `Hľadanie: ${data.q}` : data?.tag ? `Články: ${data.tag}` : "Články";
-  const tags = [{ title: pageTitle(title) }, { name: "description", content: SITE_DESCRIPTION }];
+  const tags: ReturnType<MetaFunction>[number][] = [{ title: pageTitle(title) }, { name: "description", content: SITE_DESCRIPTION }];
+  // A tag's own feed, beside the site's.
+  if (data?.tag) tags.push({ tagName: "link", rel: "alternate", type: "application/atom+xml", title: `${SITE_NAME}: ${data.tag}`, href: `/feed.xml?tag=${encodeURIComponent(data.tag)}` });
   // Results pages are endless in number and say nothing the articles do not: crawlers leave them alone.
   return data?.q ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
 };

@@ -1,9 +1,20 @@
 import Database from "better-sqlite3";
+import { get } from "node:http";
 import { describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
 
 const base = inject("baseUrl");
+
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      let bytes = 0;
+      response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+      response.on("end", () => resolve({ status: response.statusCode!, bytes }));
+    }).on("error", reject);
+  });
+}
 const databasePath = inject("databasePath");
 
 describe("the page cache", () => {
@@ -49,5 +60,50 @@ describe("the page cache", () => {
     await client.post(`/posts/${id}`, { intent: "delete", confirm: "yes" });
     expect(await titles()).not.toContain("Čerstvo upravený");
     expect((await visitor.get(`/posts/${id}`)).response.status).toBe(404);
+  });
+});
+
+describe("conditional requests", () => {
+  it("answer a browser that has the current page with 304, no body and no new CSP; a changed page in full", async () => {
+    for (const path of ["/", "/posts", "/posts?tag=Stredovek", "/posts?q=stefanik"]) {
+      const first = await fetch(`${base}${path}`);
+      const html = await first.text();
+      const etag = first.headers.get("etag")!;
+      expect(etag, path).toMatch(/^W\/"[\w-]{22}"$/);
+      const again = await fetch(`${base}${path}`, { headers: { "If-None-Match": etag } });
+      expect(again.status, path).toBe(304);
+      expect(await again.text()).toBe("");
+      expect(again.headers.get("content-security-policy"), path).toBeNull();
+      expect(again.headers.get("etag")).toBe(etag);
+      // The copy the browser keeps goes with the policy it came with.
+      const nonce = first.headers.get("content-security-policy")!.match(/'nonce-([^']+)'/)![1];
+      expect(html).toContain(`nonce="${nonce}"`);
+    }
+    // Signed-in pages are never kept, so never revalidated.
+    const { client } = await registerUser(base);
+    const signedIn = await client.request("/posts");
+    await signedIn.text();
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
+
+    const list = await fetch(`${base}/posts`);
+    await list.text();
+    await publish(client, "Podmienené požiadavky");
+    const changed = await fetch(`${base}/posts`, { headers: { "If-None-Match": list.headers.get("etag")! } });
+    expect(changed.status).toBe(200);
+    expect(await changed.text()).toContain("Podmienené požiadavky");
+  });
+
+  it("answer a browser that has an image with 304", async () => {
+    const html = await (await fetch(`${base}/posts`)).text();
+    const image = html.match(/src="(\/images\/[^"]+)"/)![1];
+    const first = await fetch(`${base}${image}`);
+    await first.arrayBuffer();
+    // As a browser revalidates (fetch() would add "Cache-Control: no-cache", which tells a server's file sender to send anyway).
+    const revalidations: Record<string, string>[] = [{ "If-None-Match": first.headers.get("etag")! }, { "If-Modified-Since": first.headers.get("last-modified")! }];
+    for (const headers of revalidations) {
+      const again = await rawGet(`${base}${image}`, headers);
+      expect(again.status).toBe(304);
+      expect(again.bytes).toBe(0);
+    }
   });
 });

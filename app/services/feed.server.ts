@@ -1,0 +1,71 @@
+import { env } from "~/config/env.server";
+import { imageUrl } from "~/lib/images";
+import { listHref } from "~/lib/links";
+import { PAGE_SIZE } from "~/lib/rules";
+import { SITE_NAME, TAGLINE } from "~/lib/site";
+import { LINK_REL, linkCitations, type Source } from "~/lib/sources";
+import { newestPostsWhole } from "~/models/posts.server";
+import { etagOf } from "./http-cache.server";
+
+/** How many articles a feed carries. */
+export const FEED_SIZE = 20;
+
+const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+/** Text as XML text or attribute value. */
+const xml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
+const atomTime = (ms: number) => new Date(ms).toISOString();
+
+type FeedPost = ReturnType<typeof newestPostsWhole>[number];
+
+/** An article as feed readers show it: its image, its text (citations linked to the article page) and its sources. */
+function entryHtml(post: FeedPost, url: string): string {
+  const image = `<p><img src="${env.publicUrl}${imageUrl(post.image, 800, "jpg")}" alt="" width="800" height="${Math.round((800 * post.imageHeight) / post.imageWidth)}"></p>`;
+  const text = linkCitations(post.content, post.sources.length).html.replaceAll('href="#', `href="${url}#`);
+  return `${image}<div>${text}</div>${sourcesHtml(post.sources)}`;
+}
+
+function sourcesHtml(sources: Source[]): string {
+  if (sources.length === 0) return "";
+  const items = sources.map((s) => `<li>${s.url ? `<a href="${xml(s.url)}" rel="${LINK_REL}">${xml(s.text)}</a>` : xml(s.text)}</li>`);
+  return `<h2>Zdroje</h2><ol>${items.join("")}</ol>`;
+}
+
+function entry(post: FeedPost): string {
+  const url = `${env.publicUrl}/posts/${post.id}`;
+  return [
+    "<entry>",
+    `<title>${xml(post.title)}</title>`,
+    `<link rel="alternate" type="text/html" href="${xml(url)}"/>`,
+    `<id>${xml(url)}</id>`,
+    `<published>${atomTime(post.createdAt)}</published>`,
+    `<updated>${atomTime(post.updatedAt)}</updated>`,
+    `<author><name>${xml(post.authorName)}</name></author>`,
+    ...post.tags.map((tag) => `<category term="${xml(tag)}"/>`),
+    `<summary>${xml(post.excerpt)}</summary>`,
+    `<content type="html">${xml(entryHtml(post, url))}</content>`,
+    "</entry>",
+  ].join("");
+}
+
+export type Feed = { body: string; etag: string; lastModified: Date | null };
+
+/** The Atom feed of the newest articles (with `tag`, of that tag's), and its validators. */
+export function atomFeed(tag: string | null): Feed {
+  const posts = newestPostsWhole({ tag, limit: FEED_SIZE });
+  const self = `${env.publicUrl}/feed.xml${tag ? `?tag=${encodeURIComponent(tag)}` : ""}`;
+  const newest = posts.reduce((latest, post) => Math.max(latest, post.updatedAt), 0);
+  const body = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="sk">',
+    `<title>${xml(tag ? `${SITE_NAME}: ${tag}` : SITE_NAME)}</title>`,
+    `<subtitle>${xml(TAGLINE)}</subtitle>`,
+    `<id>${xml(self)}</id>`,
+    `<link rel="self" type="application/atom+xml" href="${xml(self)}"/>`,
+    `<link rel="alternate" type="text/html" href="${xml(env.publicUrl + listHref({ tag, limit: PAGE_SIZE }))}"/>`,
+    `<updated>${atomTime(newest)}</updated>`,
+    `<icon>${xml(env.publicUrl)}/img/favicon.svg</icon>`,
+    ...posts.map(entry),
+    "</feed>",
+  ].join("\n");
+  return { body, etag: etagOf(body), lastModified: posts.length > 0 ? new Date(newest) : null };
+}
