@@ -12,16 +12,16 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * there are more than SITEMAP_PAGE_SIZE articles, an index of numbered files
  * (/sitemap.xml?page=1, …). Null for a page that does not exist.
  */
-export function sitemap(page: number | null): { body: string; lastModified: Date | null } | null {
+export function sitemap(page: number | null, pageSize = SITEMAP_PAGE_SIZE): { body: string; lastModified: Date | null } | null {
   const count = countPosts();
-  const pages = Math.max(1, Math.ceil(count / SITEMAP_PAGE_SIZE));
+  const pages = Math.max(1, Math.ceil(count / pageSize));
   if (page === null && pages > 1) {
     const files = Array.from({ length: pages }, (_, i) => `<sitemap><loc>${xml(`${env.publicUrl}/sitemap.xml?page=${i + 1}`)}</loc></sitemap>`);
     return { body: wrap("sitemapindex", files), lastModified: null };
   }
   const number = page ?? 1;
   if (number < 1 || number > pages) return null;
-  const posts = listPostChanges({ offset: (number - 1) * SITEMAP_PAGE_SIZE, limit: SITEMAP_PAGE_SIZE });
+  const posts = listPostChanges({ offset: (number - 1) * pageSize, limit: pageSize });
   const newest = posts.reduce((latest, post) => Math.max(latest, post.updatedAt), 0);
   const urls = posts.map((post) => `<url><loc>${xml(`${env.publicUrl}/posts/${post.id}`)}</loc><lastmod>${day(post.updatedAt)}</lastmod></url>`);
   if (number === 1) urls.unshift(`<url><loc>${xml(`${env.publicUrl}/`)}</loc></url>`, `<url><loc>${xml(`${env.publicUrl}/posts`)}</loc></url>`);
