@@ -9,18 +9,24 @@ import {
   useNavigation,
   useRouteError,
 } from "@remix-run/react";
+import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
 import { errorSummary } from "~/lib/errors";
 import { useNonce } from "~/lib/nonce";
 import { pageTitle, SITE_NAME } from "~/lib/site";
 import type { SignedInUser } from "~/lib/types";
+import { env } from "~/config/env.server";
 import { getCurrentUser } from "~/services/session.server";
 import stylesheet from "~/styles/app.css?url";
 
 /** The current user, read once per request and handed to the routes that need it. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);
-  return { user: user && ({ id: user.id, displayName: user.displayName, isAdmin: user.isAdmin } satisfies SignedInUser) };
+  return {
+    user: user && ({ id: user.id, displayName: user.displayName, isAdmin: user.isAdmin } satisfies SignedInUser),
+    // What the site's owner configured for the header and footer.
+    site: { socialLinks: env.socialLinks, contactEmail: env.contactEmail },
+  };
 }
 
 export const links: LinksFunction = () => [
@@ -47,6 +53,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         <SiteHeader />
         {children}
+        <SiteFooter />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,7 +1,9 @@
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "@remix-run/react";
-import { SITE_NAME, SOCIAL_LINKS } from "~/lib/site";
+import { SITE_NAME } from "~/lib/site";
 import type { SignedInUser } from "~/lib/types";
 import { FacebookIcon, InstagramIcon, MenuIcon, YoutubeIcon } from "./Icons";
+import { useDismissable } from "./useDismissable";
+import { useSiteSettings } from "./SiteFooter";
 
 const SOCIAL_ICONS = { Facebook: FacebookIcon, Instagram: InstagramIcon, YouTube: YoutubeIcon };
 
@@ -54,14 +56,17 @@ function NavEntries({ compact = false }: { compact?: boolean }) {
   );
 }
 
+/** The site's profiles, as its owner configured them (SOCIAL_*_URL); nothing when there are none. */
 function SocialLinks() {
+  const links = useSiteSettings()?.socialLinks ?? [];
+  if (links.length === 0) return null;
   return (
     <ul className="social-links">
-      {SOCIAL_LINKS.map(({ name, href }) => {
-        const Icon = SOCIAL_ICONS[name];
+      {links.map(({ network, href }) => {
+        const Icon = SOCIAL_ICONS[network];
         return (
-          <li key={name}>
-            <a href={href} rel="noopener noreferrer" aria-label={`Dejiny na sieti ${name}`}>
+          <li key={network}>
+            <a href={href} rel="noopener noreferrer" aria-label={`${SITE_NAME} na sieti ${network}`}>
               <Icon />
             </a>
           </li>
@@ -72,6 +77,7 @@ function SocialLinks() {
 }
 
 export function SiteHeader() {
+  const menu = useDismissable();
   const location = useLocation();
   return (
     <header className="site-header">
@@ -88,7 +94,7 @@ export function SiteHeader() {
         </div>
         {/* A native disclosure, so the mobile menu opens without JavaScript;
             keyed by location so that it closes after every client-side navigation. */}
-        <details className="mobile-menu" key={location.key}>
+        <details className="mobile-menu" key={location.key} ref={menu}>
           <summary aria-label="Menu">
             <MenuIcon />
           </summary>

@@ -1,9 +1,9 @@
 import { Link } from "@remix-run/react";
-import { useRef } from "react";
 import { listHref } from "~/lib/links";
 import { PAGE_SIZE } from "~/lib/rules";
 import { TAGS } from "~/lib/tags";
 import { CloseIcon, FilterIcon } from "./Icons";
+import { useDismissable } from "./useDismissable";
 
 /** `q`: a search in progress, which picking a tag narrows (and removing the filter keeps). */
 type Props = { tag: string | null; limit: number; q: string };
@@ -36,7 +36,7 @@ function TagLinks({ tag, q }: { tag: string | null; q: string }) {
  * tag is a link; the component is keyed by tag where it is used, so it closes.
  */
 export function TagFilter({ tag, limit, q }: Props) {
-  const filter = useRef<HTMLDetailsElement>(null);
+  const filter = useDismissable();
   return (
     <details className="filter" ref={filter}>
       <summary className="filter-button" aria-label={tag ? `Filter: ${tag}` : "Filtrovať podľa tagu"}>

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import type { SocialLink } from "~/lib/site";
 
 /** Every setting the server reads, validated once at start-up. */
 export type Env = {
@@ -17,7 +18,17 @@ export type Env = {
   resendApiKey: string | undefined;
   resendBaseUrl: string | undefined;
   mailFrom: string;
+  /** The site's profiles, shown in the header; none unless configured. */
+  socialLinks: SocialLink[];
+  /** Shown in the footer when set. */
+  contactEmail: string | undefined;
 };
+
+const SOCIAL_SETTINGS = [
+  ["SOCIAL_FACEBOOK_URL", "Facebook"],
+  ["SOCIAL_INSTAGRAM_URL", "Instagram"],
+  ["SOCIAL_YOUTUBE_URL", "YouTube"],
+] as const;
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 
@@ -69,6 +80,16 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   const mailFrom = source.MAIL_FROM || "Dejiny <noreply@dejiny.local>";
   if (resendApiKey && !source.MAIL_FROM) problems.push("MAIL_FROM is required when RESEND_API_KEY is set (a sender on your verified Resend domain).");
 
+  const socialLinks: SocialLink[] = [];
+  for (const [name, network] of SOCIAL_SETTINGS) {
+    const value = source[name];
+    if (!value) continue;
+    if (/^https?:\/\/[^\s/]+\.[^\s]*$/i.test(value)) socialLinks.push({ network, href: value });
+    else problems.push(`${name} must be the address of the site's ${network} page (https://…), got "${value}".`);
+  }
+  const contactEmail = source.CONTACT_EMAIL || undefined;
+  if (contactEmail && !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(contactEmail)) problems.push(`CONTACT_EMAIL must be an e-mail address, got "${contactEmail}".`);
+
   if (problems.length > 0) {
     throw new EnvError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
   }
@@ -88,6 +109,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     resendApiKey,
     resendBaseUrl: source.RESEND_BASE_URL || undefined,
     mailFrom,
+    socialLinks,
+    contactEmail,
   };
 }
 

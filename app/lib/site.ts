@@ -1,14 +1,11 @@
-/** Facts about the site shown in its chrome. Owners put their own profile addresses here. */
+/** Facts about the site shown in its chrome (its owner's profiles and contact are settings: README, "Configuration"). */
 export const SITE_NAME = "Dejiny";
 export const TAGLINE = "Učíme históriu, nie mýty";
 export const SITE_DESCRIPTION =
   "Dejiny – články o histórii v slovenčine: od Rímskej ríše cez Veľkú Moravu po studenú vojnu. Učíme históriu, nie mýty.";
 
-export const SOCIAL_LINKS = [
-  { name: "Facebook", href: "https://www.facebook.com/" },
-  { name: "Instagram", href: "https://www.instagram.com/" },
-  { name: "YouTube", href: "https://www.youtube.com/" },
-] as const;
+/** One of the site's profiles elsewhere (settings SOCIAL_*_URL). */
+export type SocialLink = { network: "Facebook" | "Instagram" | "YouTube"; href: string };
 
 /** A page title in the site's format. */
 export function pageTitle(title?: string): string {

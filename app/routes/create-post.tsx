@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { Field } from "~/components/Field";
+import { FormError } from "~/components/Messages";
 import { ImagePicker } from "~/components/ImagePicker";
 import { SourcesField } from "~/components/SourcesField";
 import { TagPicker } from "~/components/TagPicker";
@@ -48,6 +50,11 @@ export default function CreatePost() {
   const navigation = useNavigation();
   const check = useFormCheck(newPostSchema, NEW_POST_FIELDS, MESSAGES.createFieldsMissing, describeImage);
   const values = result?.values;
+  // A refusal from the server is at the top of a long form: take the reader there (the client's own check marks its field).
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (result?.error) form.current?.querySelector<HTMLElement>("#create-error")?.focus();
+  }, [result]);
   const shown = check.problem ? { error: check.problem.message, invalid: check.problem.invalid } : result;
   const invalid = (field: string) => shown?.invalid.includes(field as never) ?? false;
   return (
@@ -60,13 +67,10 @@ export default function CreatePost() {
         noValidate
         key={JSON.stringify(values ?? null)}
         className="create-form"
+        ref={form}
         onSubmit={check.onSubmit}
       >
-        {shown?.error && (
-          <p className="form-error" id="create-error" role="alert">
-            {shown.error}
-          </p>
-        )}
+        <FormError id="create-error" text={shown?.error} />
         <Field
           name="title"
           label="Nadpis"

@@ -72,6 +72,9 @@ export default function PostOverlay() {
   return <PostView key={`${post.id}-${post.updatedAt}-${editing}`} editing={editing} />;
 }
 
+/** The widest the article layer gets (app.css .overlay-card): a narrower image is shown at its own size. */
+const OVERLAY_WIDTH = 880;
+
 /** The article's own address in view and in edit mode, keeping the list's search, tag and limit. */
 function modeHrefs(pathname: string, search: string) {
   const params = new URLSearchParams(search);
@@ -126,7 +129,8 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
       actions={
         allowed ? (
           editing ? (
-            editButtons
+            // While the confirmation asks (without JavaScript), its Delete and Cancel are the only ones.
+            !result?.confirmDelete && editButtons
           ) : (
             <Link to={hrefs.edit} className="button button-light" preventScrollReset>
               Edit
@@ -143,7 +147,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
       }
     >
       <ResponsiveImage
-        className="overlay-image"
+        className={post.imageWidth < OVERLAY_WIDTH ? "overlay-image overlay-image-small" : "overlay-image"}
         imageKey={post.image}
         width={post.imageWidth}
         height={post.imageHeight}
@@ -163,18 +167,20 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
             <h1 id="post-title" className="visually-hidden">
               Upraviť článok
             </h1>
+            <label htmlFor="edit-title">Nadpis</label>
             <input
+              id="edit-title"
               name="title"
-              aria-label="Nadpis"
               placeholder="Edit title"
               maxLength={TITLE_MAX_LENGTH}
               value={title}
               onChange={(e) => setTitle(e.currentTarget.value)}
               required
             />
+            <label htmlFor="edit-content">Text článku</label>
             <textarea
+              id="edit-content"
               name="content"
-              aria-label="Text článku"
               placeholder="Edit content"
               maxLength={CONTENT_MAX_LENGTH}
               value={content}

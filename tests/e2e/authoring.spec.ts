@@ -168,4 +168,15 @@ test("an author cites sources: [n] leads to the source, ↩ back to the text, an
   await expect(page.getByRole("alert")).toHaveText("Odkaz v zdroji č. 2 nie je platná adresa http:// ani https://.");
   await page.goto(page.url().replace(/[?#].*$/, ""));
   await expect(page.getByRole("region", { name: "Zdroje" }).getByRole("listitem")).toHaveCount(2);
+
+  // Gone again, so that the other journeys see the list they expect.
+  await page.getByRole("link", { name: "Edit" }).click();
+  if (jsEnabled) {
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: "Delete" }).click();
+  } else {
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("form", { name: "Are you sure you want to delete this post?" }).getByRole("button", { name: "Delete" }).click();
+  }
+  await expect(page).toHaveURL(/\/posts$/);
 });

@@ -37,7 +37,15 @@ describe("the landing page", () => {
     const hrefs = header.querySelectorAll(".mobile-menu-panel .nav-entries a").map((a) => a.getAttribute("href"));
     expect(hrefs).toEqual(["/posts", "/conflicts", "/signinsignup"]);
     expect(header.querySelectorAll(".desktop-nav a").map((a) => a.getAttribute("href"))).toEqual(hrefs);
-    expect(header.querySelectorAll(".social-links a").length).toBeGreaterThanOrEqual(3);
+    // The profiles the owner configured (tests/support/accounts-env.ts), no others.
+    expect(header.querySelectorAll(".desktop-social .social-links a").map((a) => [a.getAttribute("href"), a.getAttribute("aria-label")])).toEqual([
+      ["https://www.facebook.com/dejiny.test", "Dejiny na sieti Facebook"],
+      ["https://www.youtube.com/@dejiny.test", "Dejiny na sieti YouTube"],
+    ]);
+    const footer = doc.querySelector("footer.site-footer")!;
+    expect(footer.text).toContain("Dejiny – Učíme históriu, nie mýty");
+    expect(footer.querySelector('a[href="/feed.xml"]')).not.toBeNull();
+    expect(footer.querySelector('a[href="mailto:redakcia@dejiny.test"]')?.text).toBe("redakcia@dejiny.test");
   });
 });
 

@@ -13,5 +13,9 @@ export function sharedServerEnv(standInUrl: string): Record<string, string> {
     RESEND_BASE_URL: standInUrl,
     MAIL_FROM: "Dejiny <noreply@dejiny.test>",
     PUBLIC_URL: TEST_PUBLIC_URL,
+    // The owner's profiles and contact, shown in the header and footer.
+    SOCIAL_FACEBOOK_URL: "https://www.facebook.com/dejiny.test",
+    SOCIAL_YOUTUBE_URL: "https://www.youtube.com/@dejiny.test",
+    CONTACT_EMAIL: "redakcia@dejiny.test",
   };
 }

@@ -30,4 +30,14 @@ describe("readEnv", () => {
     expect(readEnv({ PUBLIC_URL: "https://dejiny.example/" })).toMatchObject({ secureCookies: true, publicUrl: "https://dejiny.example" });
     expect(readEnv({ TRUST_PROXY: "true", DEMO_CONTENT: "off" })).toMatchObject({ trustProxy: true, demoContent: false });
   });
+  it("shows only the profiles and contact the owner set, and only real addresses", () => {
+    expect(readEnv({})).toMatchObject({ socialLinks: [], contactEmail: undefined });
+    expect(readEnv({ SOCIAL_INSTAGRAM_URL: "https://www.instagram.com/dejiny", CONTACT_EMAIL: "redakcia@dejiny.sk" })).toMatchObject({
+      socialLinks: [{ network: "Instagram", href: "https://www.instagram.com/dejiny" }],
+      contactEmail: "redakcia@dejiny.sk",
+    });
+    expect(() => readEnv({ SOCIAL_FACEBOOK_URL: "javascript:alert(1)" })).toThrow(/SOCIAL_FACEBOOK_URL/);
+    expect(() => readEnv({ SOCIAL_YOUTUBE_URL: "youtube.com/dejiny" })).toThrow(/SOCIAL_YOUTUBE_URL/);
+    expect(() => readEnv({ CONTACT_EMAIL: "redakcia" })).toThrow(/CONTACT_EMAIL/);
+  });
 });

@@ -1,0 +1,33 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import { SITE_NAME, TAGLINE, type SocialLink } from "~/lib/site";
+
+type SiteSettings = { socialLinks: SocialLink[]; contactEmail: string | undefined };
+
+/** What the site's owner configured (the root loader passes it on; absent on a page that failed before it). */
+export function useSiteSettings(): SiteSettings | undefined {
+  return useRouteLoaderData<{ site: SiteSettings }>("root")?.site;
+}
+
+/** The site's name, its feed, and the owner's contact address when one is configured (CONTACT_EMAIL). */
+export function SiteFooter() {
+  const contactEmail = useSiteSettings()?.contactEmail;
+  return (
+    <footer className="site-footer">
+      <p>
+        <strong>{SITE_NAME}</strong> – {TAGLINE}
+      </p>
+      <ul>
+        <li>
+          <a href="/feed.xml" type="application/atom+xml">
+            Nové články v čítačke (Atom)
+          </a>
+        </li>
+        {contactEmail && (
+          <li>
+            Kontakt: <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
+          </li>
+        )}
+      </ul>
+    </footer>
+  );
+}
