@@ -174,3 +174,30 @@ test("pages run under the Content-Security-Policy with no console errors or hydr
   await expect(page.getByRole("dialog")).toBeVisible();
   expect(problems).toEqual([]);
 });
+
+test("Escape and a click outside close the filter and the menu (with JavaScript)", async ({ page, jsEnabled, phone }) => {
+  test.skip(!jsEnabled, "without JavaScript the summary opens and closes them");
+  await open(page, "/posts", jsEnabled);
+  const filter = page.locator("details.filter");
+  await page.locator(".filter-button").click();
+  await expect(filter).toHaveAttribute("open", "");
+  await page.keyboard.press("Escape");
+  await expect(filter).not.toHaveAttribute("open", "");
+  await expect(page.locator(".filter-button")).toBeFocused();
+  if (!phone) {
+    // On a phone the filter covers the screen: there is no outside to click.
+    await page.locator(".filter-button").click();
+    await page.getByRole("heading", { level: 1 }).click();
+    await expect(filter).not.toHaveAttribute("open", "");
+    return;
+  }
+  const menu = page.locator("details.mobile-menu");
+  await page.locator(".mobile-menu > summary").click();
+  await expect(menu).toHaveAttribute("open", "");
+  // The open panel covers the page's top: a tap on the page below it.
+  await page.locator("main h1").dispatchEvent("pointerdown");
+  await expect(menu).not.toHaveAttribute("open", "");
+  await page.locator(".mobile-menu > summary").click();
+  await page.keyboard.press("Escape");
+  await expect(menu).not.toHaveAttribute("open", "");
+});
