@@ -4,15 +4,14 @@ import { listHref } from "~/lib/links";
 import { PAGE_SIZE } from "~/lib/rules";
 import { SITE_NAME, TAGLINE } from "~/lib/site";
 import { LINK_REL, linkCitations, type Source } from "~/lib/sources";
+import { escapeXml } from "~/lib/xml";
 import { newestPostsWhole } from "~/models/posts.server";
 import { etagOf } from "./http-cache.server";
 
 /** How many articles a feed carries. */
 export const FEED_SIZE = 20;
 
-const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-/** Text as XML text or attribute value. */
-const xml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
+const xml = escapeXml;
 const atomTime = (ms: number) => new Date(ms).toISOString();
 
 type FeedPost = ReturnType<typeof newestPostsWhole>[number];

@@ -1,10 +1,11 @@
 import { env } from "~/config/env.server";
+import { escapeXml } from "~/lib/xml";
 import { countPosts, listPostChanges } from "~/models/posts.server";
 
 /** Addresses in one sitemap file (the protocol allows 50,000; smaller files cost each request less). */
 export const SITEMAP_PAGE_SIZE = 10_000;
 
-const xml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const xml = escapeXml;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**

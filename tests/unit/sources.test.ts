@@ -3,6 +3,7 @@ import { contentToText, excerptOf } from "~/lib/content-text";
 import { checkForm, EDIT_POST_FIELDS, editPostSchema, formProblem } from "~/lib/forms";
 import { POST_MESSAGES } from "~/lib/rules";
 import { linkCitations, readSources, SOURCE_MESSAGES, SOURCES_MAX, sourcesToTyped } from "~/lib/sources";
+import { escapeXml } from "~/lib/xml";
 
 describe("reading the sources an author typed", () => {
   it("takes one per line, with an http(s) link at its end if there is one; blank lines do not count", () => {
@@ -82,5 +83,12 @@ describe("markers in the text", () => {
   it("never reach the cards' excerpts or the search's text", () => {
     expect(contentToText("Bitka [1] pri Moháči [2].<br/>Koniec[12]")).toBe("Bitka pri Moháči. Koniec");
     expect(excerptOf("Bitka [1] pri Moháči.")).toBe("Bitka pri Moháči.");
+  });
+});
+
+describe("text in XML (feeds, sitemap)", () => {
+  it("is escaped, and loses what no XML document may contain", () => {
+    expect(escapeXml(`a<b>&"c'`)).toBe("a&lt;b&gt;&amp;&quot;c&apos;");
+    expect(escapeXml("zvonček\u0007 a\u0000 tab\tnový\nriadok \uFFFE \uD800x 😀")).toBe("zvonček a tab\tnový\nriadok  x 😀");
   });
 });
