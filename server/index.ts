@@ -10,7 +10,7 @@ import express, { type ErrorRequestHandler } from "express";
 import { readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
-import { VARIANT_FILE } from "~/lib/images";
+import { THUMBNAIL, VARIANT_FILE } from "~/lib/images";
 import type { AppForServer } from "~/server-interface.server";
 import type {} from "~/load-context";
 import { isCrossSiteRequest } from "./csrf";
@@ -141,7 +141,14 @@ app.get("/images/:name", (req, res) => {
   }
   const options = { root: env.uploadsDir, immutable: true, maxAge: "1y", dotfiles: "deny" as const, headers: IMAGE_HEADERS };
   res.sendFile(req.params.name, options, (error) => {
-    if (error && !res.headersSent) res.status(404).type("text/plain").send("Not found");
+    if (!error || res.headersSent) return;
+    // An image stored before thumbnails existed gets its thumbnail in the background after
+    // an upgrade (addMissingThumbnails); meanwhile its 400 px variant stands in, not for long.
+    const [, key, variant, format] = VARIANT_FILE.exec(req.params.name)!;
+    if (variant !== THUMBNAIL) return void res.status(404).type("text/plain").send("Not found");
+    res.sendFile(`${key}-400.${format}`, { ...options, immutable: false, maxAge: 0 }, (fallbackError) => {
+      if (fallbackError && !res.headersSent) res.status(404).type("text/plain").send("Not found");
+    });
   });
 });
 

@@ -1,17 +1,26 @@
 /** Widths of the stored variants of every image, and how to address them. */
 export const IMAGE_WIDTHS = [400, 800, 1200] as const;
 export const IMAGE_FORMATS = ["webp", "jpg"] as const;
+/**
+ * Besides the widths, a square thumbnail for the phone's compact cards
+ * (drawn 6.5rem wide: 240 px is enough at 2x). A list of nine of them weighs
+ * what one 800 px card image does.
+ */
+export const THUMBNAIL = "thumb" as const;
+export const THUMBNAIL_SIZE = 240;
+export const IMAGE_VARIANTS = [...IMAGE_WIDTHS, THUMBNAIL] as const;
 
 export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
+export type ImageVariant = (typeof IMAGE_VARIANTS)[number];
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 
-export function imageUrl(key: string, width: ImageWidth, format: ImageFormat): string {
-  return `/images/${key}-${width}.${format}`;
+export function imageUrl(key: string, variant: ImageVariant, format: ImageFormat): string {
+  return `/images/${key}-${variant}.${format}`;
 }
 
 export function imageSrcSet(key: string, format: ImageFormat): string {
   return IMAGE_WIDTHS.map((w) => `${imageUrl(key, w, format)} ${w}w`).join(", ");
 }
 
-/** File name of a variant, as the store writes it and /images/ serves it. */
-export const VARIANT_FILE = /^([A-Za-z0-9_-]{16})-(400|800|1200)\.(webp|jpg)$/;
+/** File name of a variant, as the store writes it and /images/ serves it: [, key, variant, format]. */
+export const VARIANT_FILE = /^([A-Za-z0-9_-]{16})-(400|800|1200|thumb)\.(webp|jpg)$/;

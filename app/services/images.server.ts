@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Sharp, SharpOptions } from "sharp";
-import { IMAGE_FORMATS, IMAGE_WIDTHS, VARIANT_FILE, type ImageFormat, type ImageWidth } from "~/lib/images";
+import { IMAGE_FORMATS, IMAGE_VARIANTS, IMAGE_WIDTHS, THUMBNAIL, THUMBNAIL_SIZE, VARIANT_FILE, type ImageFormat, type ImageVariant } from "~/lib/images";
 import { IMAGE_MAX_PIXELS } from "~/lib/rules";
-import { createLimiter } from "./concurrency.server";
+import { setTimeout as sleep } from "node:timers/promises";
+import { BusyError, createLimiter } from "./concurrency.server";
 import { env } from "~/config/env.server";
 
 /**
@@ -17,7 +18,8 @@ const imageJobs = createLimiter("image", { running: 1, waiting: 16 });
 
 export type StoredImage = { key: string; width: number; height: number };
 
-let sharpModule: Promise<(input?: Buffer, options?: SharpOptions) => Sharp> | undefined;
+type SharpModule = (input?: Buffer, options?: SharpOptions) => Sharp;
+let sharpModule: Promise<SharpModule> | undefined;
 
 /**
  * sharp (libvips) is loaded on the first upload, not at start: a server that
@@ -51,8 +53,8 @@ async function decode(input: Buffer) {
   }
 }
 
-function variantPath(key: string, width: ImageWidth, format: ImageFormat) {
-  return path.join(env.uploadsDir, `${key}-${width}.${format}`);
+function variantPath(key: string, variant: ImageVariant, format: ImageFormat) {
+  return path.join(env.uploadsDir, `${key}-${variant}.${format}`);
 }
 
 /**
@@ -66,22 +68,36 @@ export function storeImage(input: Buffer): Promise<StoredImage> {
   return imageJobs.run(() => encodeVariants(input));
 }
 
+/** Every width, and the thumbnail (the middle of the image, cropped square), each in every format. */
+function variantsOf(sharp: SharpModule, pixels: Buffer, raw: SharpOptions): Variant[] {
+  return [
+    ...IMAGE_WIDTHS.map((width) => ({ variant: width, image: sharp(pixels, raw).resize({ width, withoutEnlargement: true }) })),
+    { variant: THUMBNAIL, image: sharp(pixels, raw).resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: "cover" }) },
+  ];
+}
+
 async function encodeVariants(input: Buffer): Promise<StoredImage> {
   const { data: pixels, info } = await decode(input);
   const sharp = await loadSharp();
-  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
   const key = randomBytes(12).toString("base64url");
   await mkdir(env.uploadsDir, { recursive: true });
+  await writeVariants(key, variantsOf(sharp, pixels, { raw: { width: info.width, height: info.height, channels: info.channels } }));
+  return { key, width: info.width, height: info.height };
+}
+
+type Variant = { variant: ImageVariant; image: Sharp };
+
+/** Encode and write variants of `key` in every format; on any error, none of the files written is left. */
+async function writeVariants(key: string, variants: Variant[]): Promise<void> {
   const written: string[] = [];
   try {
-    for (const width of IMAGE_WIDTHS) {
-      const resized = sharp(pixels, raw).resize({ width, withoutEnlargement: true });
+    for (const { variant, image } of variants) {
       for (const format of IMAGE_FORMATS) {
         const bytes = await (format === "webp"
-          ? resized.clone().webp({ quality: 72 })
-          : resized.clone().jpeg({ quality: 78, progressive: true, mozjpeg: true })
+          ? image.clone().webp({ quality: 72 })
+          : image.clone().jpeg({ quality: 78, progressive: true, mozjpeg: true })
         ).toBuffer();
-        const target = variantPath(key, width, format);
+        const target = variantPath(key, variant, format);
         // Write then rename, so a reader never sees half a file.
         await writeFile(`${target}.tmp`, bytes);
         written.push(`${target}.tmp`);
@@ -93,12 +109,47 @@ async function encodeVariants(input: Buffer): Promise<StoredImage> {
     await Promise.all(written.map((file) => rm(file, { force: true })));
     throw error;
   }
-  return { key, width: info.width, height: info.height };
+}
+
+const exists = (file: string) => access(file).then(() => true, () => false);
+
+/**
+ * Give images stored before thumbnails existed their thumbnail, made from
+ * their 800 px JPEG: one at a time through the image queue (waiting while
+ * it is full), in the background; until then /images/ answers a missing
+ * thumbnail with the 400 px variant. Returns how many were made.
+ */
+export async function addMissingThumbnails(keys: Iterable<string>): Promise<number> {
+  let made = 0;
+  for (const key of keys) {
+    const present = await Promise.all(IMAGE_FORMATS.map((format) => exists(variantPath(key, THUMBNAIL, format))));
+    if (present.every(Boolean)) continue;
+    const source = await readFile(variantPath(key, 800, "jpg")).catch(() => null);
+    if (!source) continue;
+    const makeThumbnail = async () => {
+      const sharp = await loadSharp();
+      await writeVariants(key, [{ variant: THUMBNAIL, image: sharp(source).resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: "cover" }) }]);
+    };
+    for (;;) {
+      try {
+        await imageJobs.run(makeThumbnail);
+        made++;
+        break;
+      } catch (error) {
+        if (!(error instanceof BusyError)) {
+          console.error(`Could not make the thumbnail of image ${key}`, error);
+          break;
+        }
+        await sleep(5_000); // uploads come first
+      }
+    }
+  }
+  return made;
 }
 
 /** Remove every variant of an image. A failure is only logged. */
 export async function deleteImage(key: string): Promise<void> {
-  const files = IMAGE_WIDTHS.flatMap((w) => IMAGE_FORMATS.map((f) => variantPath(key, w, f)));
+  const files = IMAGE_VARIANTS.flatMap((variant) => IMAGE_FORMATS.map((format) => variantPath(key, variant, format)));
   const results = await Promise.allSettled(files.map((file) => rm(file, { force: true })));
   for (const result of results) {
     if (result.status === "rejected") console.error("Could not delete image file", result.reason);

@@ -3,7 +3,7 @@ import { countPosts, referencedImageKeys } from "~/models/posts.server";
 import { indexMissingPosts } from "~/models/search.server";
 import { seedDemoContent } from "./demo.server";
 import { env } from "~/config/env.server";
-import { removeOrphanImages } from "./images.server";
+import { addMissingThumbnails, removeOrphanImages } from "./images.server";
 import { removeStalePendingImages } from "./posts.server";
 
 const HOUR = 60 * 60 * 1000;
@@ -22,6 +22,10 @@ export async function startup(): Promise<void> {
   const orphans = await removeOrphanImages(referencedImageKeys());
   if (orphans > 0) console.info(`Removed ${orphans} image files that no article refers to (left by an interrupted upload).`);
   await removeStalePendingImages();
+  // In the background: a site upgraded with thousands of images need not wait for their thumbnails.
+  void addMissingThumbnails(referencedImageKeys()).then((made) => {
+    if (made > 0) console.info(`Made the phone thumbnails of ${made} images stored before thumbnails existed.`);
+  });
   // Hourly, and not keeping the process alive on its own.
   setInterval(() => void removeStalePendingImages().catch((error) => console.error("Pending image clean-up failed", error)), HOUR).unref();
   await installOnce();

@@ -71,7 +71,7 @@ describe("creating an article", () => {
     expect(row.content).toBe("Prvý riadok<br/>Druhý riadok s <b>tučným</b> textom.");
     const files = [...uploads()].filter((f) => f.startsWith(row.image));
     expect(files.sort()).toEqual(
-      ["400", "800", "1200"].flatMap((w) => [`${row.image}-${w}.jpg`, `${row.image}-${w}.webp`]).sort(),
+      ["400", "800", "1200", "thumb"].flatMap((w) => [`${row.image}-${w}.jpg`, `${row.image}-${w}.webp`]).sort(),
     );
     const article = await client.get(`/posts/${id}`);
     expect(article.doc.querySelector(".overlay h1")?.text).toBe("Nový článok o Morave");

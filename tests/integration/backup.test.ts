@@ -42,7 +42,7 @@ describe("backup and restore", () => {
     const keys = (copy.prepare("SELECT image FROM posts").all() as { image: string }[]).map((r) => r.image);
     copy.close();
     const files = new Set(readdirSync(path.join(target, "uploads")));
-    for (const key of keys) for (const w of [400, 800, 1200]) for (const f of ["jpg", "webp"]) expect(files.has(`${key}-${w}.${f}`)).toBe(true);
+    for (const key of keys) for (const w of [400, 800, 1200, "thumb"]) for (const f of ["jpg", "webp"]) expect(files.has(`${key}-${w}.${f}`)).toBe(true);
 
     // Restore into a fresh installation and serve it.
     const restored = { databasePath: path.join(root, "restored", "data", "dejiny.db"), uploadsDir: path.join(root, "restored", "uploads") };

@@ -1,9 +1,12 @@
+import { readFileSync, renameSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { TAGS } from "~/lib/tags";
 import { getPage, INTERNALS, readDatabase } from "../support/http";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");
+const uploadsDir = inject("uploadsDir");
 
 type Row = { id: string; title: string };
 const newest = (limit: number) =>
@@ -192,6 +195,32 @@ describe("other routes", () => {
     expect(jpeg.headers.get("content-type")).toBe("image/jpeg");
   });
 
+  it("gives phones the square thumbnail of each card, and a stand-in while an older image has none yet", async () => {
+    const { doc } = await getPage(`${base}/posts`);
+    const sources = doc.querySelectorAll(".card picture")[0].querySelectorAll("source");
+    expect(sources.map((source) => [source.getAttribute("media"), source.getAttribute("type")])).toEqual([
+      ["(max-width: 599px)", "image/webp"],
+      ["(max-width: 599px)", undefined],
+      [undefined, "image/webp"],
+    ]);
+    const thumbnail = sources[0].getAttribute("srcset")!;
+    const [, key] = /^\/images\/(.+)-thumb\.webp$/.exec(thumbnail)!;
+    expect((await fetch(`${base}${thumbnail}`)).headers.get("cache-control")).toMatch(/immutable/);
+
+    // An image stored before thumbnails existed (until the start-up's background work makes it): its 400 px variant, not cached for long.
+    const file = path.join(uploadsDir, `${key}-thumb.webp`);
+    renameSync(file, `${file}.aside`);
+    try {
+      const response = await fetch(`${base}${thumbnail}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/webp");
+      expect(response.headers.get("cache-control")).toBe("public, max-age=0");
+      expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(path.join(uploadsDir, `${key}-400.webp`)))).toBe(true);
+    } finally {
+      renameSync(`${file}.aside`, file);
+    }
+  });
+
   it("serves nothing outside the image store", async () => {
     for (const path of [
       "/images/../package.json",
@@ -201,6 +230,7 @@ describe("other routes", () => {
       "/images/.gitkeep",
       "/images/AAAAAAAAAAAAAAAA-400.webp",
       "/images/AAAAAAAAAAAAAAAA-401.webp",
+      "/images/AAAAAAAAAAAAAAAA-thumb.webp",
       "/images/",
     ]) {
       const response = await fetch(`${base}${path}`);

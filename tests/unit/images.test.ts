@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { readdir } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { BUSY_MESSAGE, MESSAGES, POST_MESSAGES, QUOTAS } from "~/lib/rules";
+import { THUMBNAIL_SIZE } from "~/lib/images";
 import { env } from "~/config/env.server";
+import { addMissingThumbnails } from "~/services/images.server";
 import { acceptImage } from "~/services/posts.server";
 import { makeImage, makePngBomb } from "../../scripts/lib/images";
 import { jpegHeader, pngHeader } from "../support/image-bytes";
@@ -59,12 +63,29 @@ describe("acceptImage refuses before decoding", () => {
 });
 
 describe("acceptImage stores", () => {
-  it("an image exactly at the side limit, as its six variants", async () => {
+  it("an image exactly at the side limit, as its eight variants", async () => {
     const png = await makeImage("png", 10_000, 100);
     const { result, added } = await accept(png);
     expect(result).toMatchObject({ ok: true, image: { width: 1200, height: 12 } });
     const key = (result as { image: { key: string } }).image.key;
-    expect(added.sort()).toEqual(["1200.jpg", "1200.webp", "400.jpg", "400.webp", "800.jpg", "800.webp"].map((suffix) => `${key}-${suffix}`));
+    expect(added.sort()).toEqual(
+      ["1200.jpg", "1200.webp", "400.jpg", "400.webp", "800.jpg", "800.webp", "thumb.jpg", "thumb.webp"].map((suffix) => `${key}-${suffix}`),
+    );
+    // The thumbnail is the middle of the image, square.
+    for (const format of ["jpg", "webp"]) {
+      expect(await sharp(path.join(env.uploadsDir, `${key}-thumb.${format}`)).metadata()).toMatchObject({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE });
+    }
+  });
+
+  it("gives an image stored before thumbnails existed its thumbnail, once", async () => {
+    const { result } = await accept(await makeImage("jpeg", 1600, 1000));
+    const key = (result as { image: { key: string } }).image.key;
+    const thumbnails = ["jpg", "webp"].map((format) => path.join(env.uploadsDir, `${key}-thumb.${format}`));
+    await Promise.all(thumbnails.map((file) => rm(file)));
+    // An image whose files are gone altogether is skipped, not an error.
+    expect(await addMissingThumbnails([key, "AAAAAAAAAAAAAAAA"])).toBe(1);
+    for (const file of thumbnails) expect(await sharp(file).metadata()).toMatchObject({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE });
+    expect(await addMissingThumbnails([key])).toBe(0);
   });
 
   it("one image at a time with sixteen waiting; past that, answers busy at once", async () => {

@@ -1,12 +1,15 @@
 // A pool of generated photo-like images, stored the way the app stores an
 // upload (app/services/images.server.ts): decoded, at most 1200 px wide, and
-// written as `${key}-${width}.${format}` for every width and format.
+// written as `${key}-${variant}.${format}` for every width, the thumbnail and every format.
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 
 const WIDTHS = [400, 800, 1200];
+// The square thumbnail of the phone's compact cards (app/lib/images.ts).
+const THUMBNAIL = "thumb";
+const THUMBNAIL_SIZE = 240;
 const SOURCE = { width: 1600, height: 1000 };
 
 /** Blurred coloured shapes on a gradient: the large-scale structure of a photo. */
@@ -50,12 +53,15 @@ async function storeVariants(jpeg, uploadsDir) {
   const { data, info } = await sharp(jpeg).rotate().resize({ width: WIDTHS.at(-1), withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
   const key = randomBytes(12).toString("base64url");
-  for (const width of WIDTHS) {
-    const resized = sharp(data, raw).resize({ width, withoutEnlargement: true });
+  const variants = [
+    ...WIDTHS.map((width) => [width, sharp(data, raw).resize({ width, withoutEnlargement: true })]),
+    [THUMBNAIL, sharp(data, raw).resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: "cover" })],
+  ];
+  for (const [variant, resized] of variants) {
     const webp = await resized.clone().webp({ quality: 72 }).toBuffer();
     const jpg = await resized.clone().jpeg({ quality: 78, progressive: true, mozjpeg: true }).toBuffer();
-    await writeFile(path.join(uploadsDir, `${key}-${width}.webp`), webp);
-    await writeFile(path.join(uploadsDir, `${key}-${width}.jpg`), jpg);
+    await writeFile(path.join(uploadsDir, `${key}-${variant}.webp`), webp);
+    await writeFile(path.join(uploadsDir, `${key}-${variant}.jpg`), jpg);
   }
   return { key, width: info.width, height: info.height };
 }

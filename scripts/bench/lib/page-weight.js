@@ -5,7 +5,7 @@ import { CHROME_FLAGS, CHROMIUM_PATH } from "../../chromium.js";
 
 const PHONE = { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const KB = 1000;
-const TARGETS = { html: 15 * KB, css: 15 * KB, aboveFold: 100 * KB, js: 100 * KB };
+const TARGETS = { html: 15 * KB, css: 15 * KB, aboveFold: 100 * KB, js: 100 * KB, firstView: 100 * KB };
 
 /** Load `url` in a fresh context; returns every finished response ({ url, type, bytes, encoding }) and the page. */
 async function load(browser, url, javaScriptEnabled) {
@@ -40,7 +40,8 @@ const row = (label, responses, targetBytes) => ({ label, requests: responses.len
  * Without JavaScript: the HTML, CSS, fonts and images. Chromium does not defer
  * loading="lazy" images when scripting is off, so every card image arrives;
  * the images above the fold are all those except <img>s below the first screen.
- * With JavaScript: every script the page loads.
+ * With JavaScript: every script the page loads. The first view is everything
+ * the page downloads until the network is idle, without and with JavaScript.
  */
 export async function measurePageWeight(url) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROME_FLAGS });
@@ -65,6 +66,8 @@ export async function measurePageWeight(url) {
         row("images above the fold", images.filter((r) => !below.has(r.url)), TARGETS.aboveFold),
         row("JS (with JavaScript on)", ofType(withJs.responses, "script"), TARGETS.js),
         row("web fonts", fonts, 0),
+        row("first view without JavaScript (all of the above but JS)", noJs.responses, TARGETS.firstView),
+        row("first view with JavaScript (lazy images wait)", withJs.responses, Infinity),
       ],
       belowTheFold: row("images below the fold (without JS only)", images.filter((r) => below.has(r.url)), Infinity),
       responses: { withoutJs: noJs.responses, withJs: withJs.responses },

@@ -62,7 +62,7 @@ export function weightTable(weight) {
     label,
     requests,
     kb(bytes),
-    targetBytes === 0 ? "none" : `≤ ${kb(targetBytes)}`,
+    targetBytes === 0 ? "none" : targetBytes === Infinity ? "—" : `≤ ${kb(targetBytes)}`,
     bytes <= targetBytes ? "ok" : "OVER",
   ]);
   return markdownTable(["resource", "requests", "KB", "target KB", ""], rows);
