@@ -157,7 +157,9 @@ if (viteDevServer) {
 } else {
   // Built assets carry a content hash in their names: cache them for good.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", redirect: false }));
-  app.use(express.static("build/client", { maxAge: "1h", redirect: false }));
+  // Only the addresses of the build's other files reach the disk: a page or a data request costs no stat().
+  const clientFile = express.static("build/client", { maxAge: "1h", redirect: false });
+  app.use((req, res, next) => (servedFromFiles(req.path) ? clientFile(req, res, next) : next()));
 }
 
 app.all(

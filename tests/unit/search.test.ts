@@ -127,6 +127,18 @@ describe("the search index", () => {
     expect(indexMissingPosts()).toBe(0);
   });
 
+  it("merges the index into one segment after indexing many articles at once", () => {
+    const segments = () => sqlite.prepare("SELECT count(DISTINCT segid) FROM post_search_idx").pluck().get();
+    const ids = sqlite.transaction(() =>
+      Array.from({ length: 600 }, (_, i) => insertPost({ title: `Hromadný zápis ${i}`, content: "<p>Z kroniky.</p>", excerpt: "Z kroniky.", image, authorId: author.id, tags: ["Ostatné"], createdAt: at++ })),
+    )();
+    sqlite.prepare("DELETE FROM post_texts WHERE post_id IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
+    expect(indexMissingPosts()).toBe(600);
+    expect(segments()).toBe(1);
+    expect(titles("hromadny")[0]).toBe("Hromadný zápis 599");
+    sqlite.prepare("DELETE FROM posts WHERE id IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
+  });
+
   it("lists title matches first and each kind newest first, however many articles match", () => {
     const inText = add("Zápis najstarší", "Stojí to v letopise.");
     const inTitle = add("Letopis mesta", "Zápis o meste.");
