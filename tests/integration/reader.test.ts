@@ -33,12 +33,15 @@ describe("the landing page", () => {
   it("has the shared header with the menu, social links and entries", async () => {
     const { doc } = await getPage(`${base}/`);
     const header = doc.querySelector("header.site-header")!;
-    expect(header.querySelector("details.mobile-menu > summary")?.getAttribute("aria-label")).toBe("Menu");
-    const hrefs = header.querySelectorAll(".mobile-menu-panel .nav-entries a").map((a) => a.getAttribute("href"));
-    expect(hrefs).toEqual(["/posts", "/conflicts", "/signinsignup"]);
-    expect(header.querySelectorAll(".desktop-nav a").map((a) => a.getAttribute("href"))).toEqual(hrefs);
-    // The profiles the owner configured (tests/support/accounts-env.ts), no others.
-    expect(header.querySelectorAll(".desktop-social .social-links a").map((a) => [a.getAttribute("href"), a.getAttribute("aria-label")])).toEqual([
+    // The menu toggle names the one navigation it shows.
+    const toggle = header.querySelector("details.mobile-menu > summary")!;
+    expect(toggle.text).toBe("Menu");
+    expect(toggle.getAttribute("aria-controls")).toBe("site-nav");
+    expect(header.querySelectorAll("nav")).toHaveLength(1);
+    expect(header.querySelector("nav#site-nav")?.getAttribute("aria-label")).toBe("Hlavná navigácia");
+    expect(header.querySelectorAll(".nav-entries a").map((a) => a.getAttribute("href"))).toEqual(["/posts", "/conflicts", "/signinsignup"]);
+    // The profiles the owner configured (tests/support/accounts-env.ts), no others, each named in words.
+    expect(header.querySelectorAll(".social-links a").map((a) => [a.getAttribute("href"), a.text])).toEqual([
       ["https://www.facebook.com/dejiny.test", "Dejiny na sieti Facebook"],
       ["https://www.youtube.com/@dejiny.test", "Dejiny na sieti YouTube"],
     ]);
