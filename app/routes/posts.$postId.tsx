@@ -263,8 +263,9 @@ function Overlay({
       <div className="overlay-card" role="dialog" aria-modal="true" aria-labelledby={labelledBy} tabIndex={-1} ref={dialog}>
         <article>{children}</article>
         <div className="overlay-bar">
+          {/* The label is the spec's; text browsers print the hidden words. */}
           <Link to={backHref} preventScrollReset className="back-button" aria-label="Go back">
-            <BackIcon />
+            <BackIcon label="Späť na zoznam" />
           </Link>
           {actions && <div className="overlay-actions">{actions}</div>}
         </div>
