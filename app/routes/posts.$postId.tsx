@@ -234,7 +234,8 @@ function DeleteConfirmation({ viewHref }: { viewHref: string }) {
 /**
  * The article layer over the list, with its bottom bar. With JavaScript it
  * takes focus and closes on Escape; without, it is a page of its own whose
- * back link returns to the list with the same tag and limit.
+ * back link returns to the list with the same tag and limit. It is the page's
+ * content ("obsah", the skip link's target) while it is open.
  */
 function Overlay({
   backHref,
@@ -260,7 +261,7 @@ function Overlay({
 
   return (
     <div className="overlay">
-      <div className="overlay-card" role="dialog" aria-modal="true" aria-labelledby={labelledBy} tabIndex={-1} ref={dialog}>
+      <div id="obsah" className="overlay-card" role="dialog" aria-modal="true" aria-labelledby={labelledBy} tabIndex={-1} ref={dialog}>
         <article>{children}</article>
         <div className="overlay-bar">
           {/* The label is the spec's; text browsers print the hidden words. */}

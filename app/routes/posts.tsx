@@ -52,46 +52,51 @@ export default function PostsRoute() {
 
   return (
     <>
-      {/* While an article is open over the list, the list is inert: focus and
-          screen readers stay in the article. */}
-      <main id="obsah" className="posts-page" {...(overlay ? { inert: "", "aria-hidden": true } : {})}>
-        <div className="posts-head">
-          <h1>{q ? "Hľadanie" : (tag ?? "Všetky články")}</h1>
-          <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} />
-        </div>
-        <SearchForm q={q} tag={tag} />
-        {unknownTag && (
-          <p className="note" role="status">
-            Tag „{unknownTag}“ nepoznáme, preto zobrazujeme všetky články.
-          </p>
-        )}
-        {q && <SearchSummary q={q} tag={tag} found={posts.length > 0} />}
-        {loadingOther && (
-          <p className="loading" role="status">
-            Loading...
-          </p>
-        )}
-        {posts.length > 0 ? (
-          <ul className="card-grid">
-            {posts.map((post, index) => (
-              <PostCard key={post.id} post={post} index={index} list={list} priority={index === 0 && !overlay} highlight={terms} />
-            ))}
-          </ul>
-        ) : (
-          !q && <p className="empty">{tag ? "S týmto tagom zatiaľ nie je žiadny článok." : "Zatiaľ tu nie sú žiadne články."}</p>
-        )}
-        {hasMore &&
-          (loadingMore ? (
-            <p className="load-more" role="status">
+      {/* An open article comes first in the page, before the list it covers: a text
+          browser or a page without its CSS shows it first, and the skip link
+          leads to it (the article layer is "obsah" then). */}
+      <main id={overlay ? undefined : "obsah"} className="posts-page">
+        {overlay}
+        {/* While an article is open over the list, the list is inert: focus and
+            screen readers stay in the article. */}
+        <div {...(overlay ? { inert: "", "aria-hidden": true } : {})}>
+          <div className="posts-head">
+            <h1>{q ? "Hľadanie" : (tag ?? "Všetky články")}</h1>
+            <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} />
+          </div>
+          <SearchForm q={q} tag={tag} />
+          {unknownTag && (
+            <p className="note" role="status">
+              Tag „{unknownTag}“ nepoznáme, preto zobrazujeme všetky články.
+            </p>
+          )}
+          {q && <SearchSummary q={q} tag={tag} found={posts.length > 0} />}
+          {loadingOther && (
+            <p className="loading" role="status">
               Loading...
             </p>
+          )}
+          {posts.length > 0 ? (
+            <ul className="card-grid">
+              {posts.map((post, index) => (
+                <PostCard key={post.id} post={post} index={index} list={list} priority={index === 0 && !overlay} highlight={terms} />
+              ))}
+            </ul>
           ) : (
-            <Link className="button load-more" to={listHref({ tag, limit: limit + PAGE_SIZE, q })} preventScrollReset>
-              Načítaj viac
-            </Link>
-          ))}
+            !q && <p className="empty">{tag ? "S týmto tagom zatiaľ nie je žiadny článok." : "Zatiaľ tu nie sú žiadne články."}</p>
+          )}
+          {hasMore &&
+            (loadingMore ? (
+              <p className="load-more" role="status">
+                Loading...
+              </p>
+            ) : (
+              <Link className="button load-more" to={listHref({ tag, limit: limit + PAGE_SIZE, q })} preventScrollReset>
+                Načítaj viac
+              </Link>
+            ))}
+        </div>
       </main>
-      {overlay}
     </>
   );
 }

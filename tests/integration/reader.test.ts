@@ -151,11 +151,22 @@ describe("an article", () => {
     expect(overlay.querySelector("h1")?.text).toBe(post.title);
     expect(overlay.querySelector("img")?.getAttribute("alt")).toBe(post.title);
     expect(overlay.querySelector(".post-content")?.text.length).toBeGreaterThan(100);
+    // Back to the same list; the arrow prints words.
     const back = overlay.querySelector('a[aria-label="Go back"]');
     expect(back?.getAttribute("href")).toBe("/posts?tag=Dejiny+Slovenska&limit=18");
-    // The list is still there underneath, inert.
-    expect(doc.querySelector("main.posts-page")?.getAttribute("inert")).toBe("");
-    expect(doc.querySelectorAll(".card").length).toBeGreaterThan(0);
+    expect(back?.text).toBe("Späť na zoznam");
+    // The article is the page's content: first in the one <main>, the skip link's target.
+    const main = doc.querySelectorAll("main");
+    expect(main).toHaveLength(1);
+    expect(main[0].firstElementChild?.classList.contains("overlay")).toBe(true);
+    expect(main[0].hasAttribute("id")).toBe(false);
+    expect(overlay.getAttribute("id")).toBe("obsah");
+    expect(doc.querySelectorAll("#obsah")).toHaveLength(1);
+    // The list is still there after it, inert.
+    const list = main[0].querySelector(":scope > div:not(.overlay)")!;
+    expect(list.getAttribute("inert")).toBe("");
+    expect(list.getAttribute("aria-hidden")).toBe("true");
+    expect(list.querySelectorAll(".card").length).toBeGreaterThan(0);
     expect(doc.querySelector('meta[property="og:title"]')?.getAttribute("content")).toBe(post.title);
     expect(doc.querySelector('meta[property="og:image"]')?.getAttribute("content")).toMatch(/^http.*\/images\/.*-1200\.jpg$/);
     expect(html).not.toMatch(/<script(?![^>]*(type="module"|nonce|src=))[^>]*>[^<]*alert/);
