@@ -56,15 +56,17 @@ describe("the article list", () => {
   it("shows the newest nine as cards, with cycling colours and a load-more link", async () => {
     const { response, doc } = await getPage(`${base}/posts`);
     expect(response.status).toBe(200);
-    const expected = newest(9);
-    expect(cardIds(doc)).toEqual(expected.map((p) => p.id));
+    const expected = newest(10);
+    expect(cardIds(doc)).toEqual(expected.slice(0, 9).map((p) => p.id));
     const cards = doc.querySelectorAll("li.card");
     cards.forEach((card, i) => expect(card.classList.contains(`card-c${i % 4}`)).toBe(true));
     expect(cards[0].querySelector(".card-title")?.text).toBe(expected[0].title);
     expect(cards[0].querySelector(".card-more")?.text).toContain("Zistiť viac");
     const more = doc.querySelector("a.load-more");
     expect(more?.text).toBe("Načítaj viac");
-    expect(more?.getAttribute("href")).toBe("/posts?limit=18");
+    // Without JavaScript the next page opens at its first new card, the tenth.
+    expect(more?.getAttribute("href")).toBe(`/posts?limit=18#card-${expected[9].id}`);
+    expect(cards[0].getAttribute("id")).toBe(`card-${expected[0].id}`);
   });
 
   it("sizes every image and loads only the first eagerly", async () => {
@@ -99,7 +101,7 @@ describe("the article list", () => {
     expect(last.doc.querySelector(".load-more")).toBeNull();
     if (total === all) return;
     const fewer = await getPage(`${base}/posts?limit=${all - 9}`);
-    expect(fewer.doc.querySelector("a.load-more")?.getAttribute("href")).toBe(`/posts?limit=${all}`);
+    expect(fewer.doc.querySelector("a.load-more")?.getAttribute("href")).toBe(`/posts?limit=${all}#card-${newest(all)[all - 9].id}`);
   });
 
   it("filters by tag, newest first, and offers to remove the filter", async () => {
@@ -151,9 +153,9 @@ describe("an article", () => {
     expect(overlay.querySelector("h1")?.text).toBe(post.title);
     expect(overlay.querySelector("img")?.getAttribute("alt")).toBe(post.title);
     expect(overlay.querySelector(".post-content")?.text.length).toBeGreaterThan(100);
-    // Back to the same list; the arrow prints words.
+    // Back to the same list, at the article's card (without JavaScript); the arrow prints words.
     const back = overlay.querySelector('a[aria-label="Go back"]');
-    expect(back?.getAttribute("href")).toBe("/posts?tag=Dejiny+Slovenska&limit=18");
+    expect(back?.getAttribute("href")).toBe(`/posts?tag=Dejiny+Slovenska&limit=18#card-${post.id}`);
     expect(back?.text).toBe("Späť na zoznam");
     // The article is the page's content: first in the one <main>, the skip link's target.
     const main = doc.querySelectorAll("main");
