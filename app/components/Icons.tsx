@@ -1,12 +1,19 @@
-/** Small inline icons: no icon font, no extra request. All are decorative. */
+/** Small inline icons: no icon font, no extra request. The drawings are decorative. */
 
-type IconProps = { className?: string };
+/**
+ * `label`: the words in the icon's place, for a control that has no other text:
+ * visually hidden, read by screen readers and printed by text browsers.
+ */
+type IconProps = { className?: string; label?: string };
 
-function Svg({ className, children }: IconProps & { children: React.ReactNode }) {
+function Svg({ className, label, children }: IconProps & { children: React.ReactNode }) {
   return (
-    <svg className={className ?? "icon"} viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
-      {children}
-    </svg>
+    <>
+      <svg className={className ?? "icon"} viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+        {children}
+      </svg>
+      {label && <span className="visually-hidden">{label}</span>}
+    </>
   );
 }
 

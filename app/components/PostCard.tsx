@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { postHref, type ListState } from "~/lib/links";
+import { cardId, postHref, type ListState } from "~/lib/links";
 import type { PostCard as PostCardData } from "~/lib/types";
 import { cardColourClass } from "~/lib/rules";
 import { highlight as highlightWords } from "~/lib/search";
@@ -15,7 +15,8 @@ type Props = { post: PostCardData; index: number; list: ListState; priority: boo
 
 export function PostCard({ post, index, list, priority, highlight = [] }: Props) {
   return (
-    <li className={`card ${cardColourClass(index)}`}>
+    // The id is the anchor that "Načítaj viac" and an article's "Go back" land on.
+    <li className={`card ${cardColourClass(index)}`} id={cardId(post.id)}>
       <Link to={postHref(post.id, list)} preventScrollReset className="card-link">
         <ResponsiveImage
           className="card-image"

@@ -7,8 +7,8 @@ import { useSiteSettings } from "./SiteFooter";
 
 const SOCIAL_ICONS = { Facebook: FacebookIcon, Instagram: InstagramIcon, YouTube: YoutubeIcon };
 
-/** The header's links; `compact` (the desktop bar) names the user without the words around the name, for screen readers only. */
-function NavEntries({ compact = false }: { compact?: boolean }) {
+/** The header's links. On wide screens the bar names the user without the words around the name (app.css), which screen readers still read. */
+function NavEntries() {
   const { pathname } = useLocation();
   const user = useRouteLoaderData<{ user: SignedInUser | null }>("root")?.user;
   return (
@@ -39,7 +39,7 @@ function NavEntries({ compact = false }: { compact?: boolean }) {
       {user && (
         <li>
           <NavLink to="/account" className="nav-account">
-            <span className={compact ? "visually-hidden" : undefined}>Prihlásený ako </span>
+            <span className="nav-account-prefix">Prihlásený ako </span>
             <span className="nav-account-name">{user.displayName}</span>
           </NavLink>
         </li>
@@ -66,8 +66,8 @@ function SocialLinks() {
         const Icon = SOCIAL_ICONS[network];
         return (
           <li key={network}>
-            <a href={href} rel="noopener noreferrer" aria-label={`${SITE_NAME} na sieti ${network}`}>
-              <Icon />
+            <a href={href} rel="noopener noreferrer">
+              <Icon label={`${SITE_NAME} na sieti ${network}`} />
             </a>
           </li>
         );
@@ -76,6 +76,13 @@ function SocialLinks() {
   );
 }
 
+/**
+ * One navigation for every width, so that it is in the page once (a text
+ * browser or a page without its CSS lists it once): a bar from 896 px; below,
+ * a panel that the menu toggle before it shows. The toggle is a native
+ * <details> with nothing inside but its summary, so it opens without
+ * JavaScript, and app.css shows the panel after an open toggle.
+ */
 export function SiteHeader() {
   const menu = useDismissable();
   const location = useLocation();
@@ -86,23 +93,18 @@ export function SiteHeader() {
           <img src="/img/favicon.svg" alt="" width="32" height="32" />
           <span>{SITE_NAME}</span>
         </Link>
-        <nav className="desktop-nav" aria-label="Hlavná navigácia">
-          <NavEntries compact />
-        </nav>
-        <div className="desktop-social">
-          <SocialLinks />
-        </div>
-        {/* A native disclosure, so the mobile menu opens without JavaScript;
-            keyed by location so that it closes after every client-side navigation. */}
+        {/* A space that keeps the name and the toggle apart in a text browser; the flex row ignores it. */}
+        {" "}
+        {/* Keyed by location, so that the menu closes after every client-side navigation. */}
         <details className="mobile-menu" key={location.key} ref={menu}>
-          <summary aria-label="Menu">
-            <MenuIcon />
+          <summary aria-controls="site-nav">
+            <MenuIcon label="Menu" />
           </summary>
-          <nav className="mobile-menu-panel" aria-label="Mobilná navigácia">
-            <NavEntries />
-            <SocialLinks />
-          </nav>
         </details>
+        <nav id="site-nav" className="site-nav" aria-label="Hlavná navigácia">
+          <NavEntries />
+          <SocialLinks />
+        </nav>
       </div>
     </header>
   );

@@ -39,8 +39,8 @@ export function TagFilter({ tag, limit, q }: Props) {
   const filter = useDismissable();
   return (
     <details className="filter" ref={filter}>
-      <summary className="filter-button" aria-label={tag ? `Filter: ${tag}` : "Filtrovať podľa tagu"}>
-        <FilterIcon />
+      <summary className="filter-button">
+        <FilterIcon label={tag ? `Filter: ${tag}` : "Filtrovať podľa tagu"} />
       </summary>
       <div className="filter-modal" role="dialog" aria-modal="true" aria-labelledby="filter-modal-title">
         <div className="filter-modal-head">
@@ -50,13 +50,12 @@ export function TagFilter({ tag, limit, q }: Props) {
             to={listHref({ tag, limit, q })}
             preventScrollReset
             className="filter-close"
-            aria-label="Zavrieť"
             onClick={(event) => {
               event.preventDefault();
               filter.current?.removeAttribute("open");
             }}
           >
-            <CloseIcon />
+            <CloseIcon label="Zavrieť" />
           </Link>
         </div>
         <TagLinks tag={tag} q={q} />

@@ -71,13 +71,12 @@ export function TagPicker({ initial, invalid, errorId }: Props) {
             {tag}
             <button
               type="button"
-              aria-label={`Odobrať tag ${tag}`}
               onClick={() => {
                 setMessage(null);
                 setChosen(chosen.filter((t) => t !== tag));
               }}
             >
-              <CloseIcon />
+              <CloseIcon label={`Odobrať tag ${tag}`} />
             </button>
           </li>
         ))}

@@ -27,6 +27,11 @@ export function listHref(state: ListState): string {
   return `/posts${listSearch(state)}`;
 }
 
+/** The id of an article's card in the list: the anchor (`#card-…`) that lands on it. */
+export function cardId(postId: string): string {
+  return `card-${postId}`;
+}
+
 /** An article's address, keeping the list's search, tag and limit so "Go back" returns to the same list. */
 export function postHref(id: string, state: ListState): string {
   return `/posts/${encodeURIComponent(id)}${listSearch(state)}`;

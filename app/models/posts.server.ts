@@ -53,11 +53,12 @@ export const readerQueries = {
 const newestPosts = readerQueries.newestPosts.prepare();
 const newestPostsWithTag = readerQueries.newestPostsWithTag.prepare();
 
-/** The newest `limit` posts (optionally with a tag), and whether more exist. */
-export function listPosts({ tag, limit }: { tag: string | null; limit: number }): { posts: PostCard[]; hasMore: boolean } {
-  // One row more than shown tells exactly whether "Načítaj viac" has anything to load.
+/** The newest `limit` posts (optionally with a tag), and the id of the one after them. */
+export function listPosts({ tag, limit }: { tag: string | null; limit: number }): { posts: PostCard[]; next: string | null } {
+  // One row more than shown: the first of the next page (null when there is none), which tells
+  // whether "Načítaj viac" has anything to load and where it lands.
   const rows = tag ? newestPostsWithTag.all({ tag, limit: limit + 1 }) : newestPosts.all({ limit: limit + 1 });
-  return { posts: rows.slice(0, limit), hasMore: rows.length > limit };
+  return { posts: rows.slice(0, limit), next: rows[limit]?.id ?? null };
 }
 
 const postById = readerQueries.postById.prepare();

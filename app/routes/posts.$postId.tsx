@@ -14,6 +14,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { BackIcon } from "~/components/Icons";
+import { ListLink } from "~/components/ListLink";
 import { PostSources } from "~/components/PostSources";
 import { SourcesField } from "~/components/SourcesField";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
@@ -125,6 +126,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
   return (
     <Overlay
       backHref={listHref(list)}
+      backTo={post.id}
       labelledBy="post-title"
       actions={
         allowed ? (
@@ -234,15 +236,19 @@ function DeleteConfirmation({ viewHref }: { viewHref: string }) {
 /**
  * The article layer over the list, with its bottom bar. With JavaScript it
  * takes focus and closes on Escape; without, it is a page of its own whose
- * back link returns to the list with the same tag and limit.
+ * back link returns to the list with the same tag and limit, at the card of
+ * the article (`backTo`). It is the page's content ("obsah", the skip link's
+ * target) while it is open.
  */
 function Overlay({
   backHref,
+  backTo = null,
   labelledBy,
   actions,
   children,
 }: {
   backHref: string;
+  backTo?: string | null;
   labelledBy: string;
   actions?: React.ReactNode;
   children: React.ReactNode;
@@ -260,12 +266,13 @@ function Overlay({
 
   return (
     <div className="overlay">
-      <div className="overlay-card" role="dialog" aria-modal="true" aria-labelledby={labelledBy} tabIndex={-1} ref={dialog}>
+      <div id="obsah" className="overlay-card" role="dialog" aria-modal="true" aria-labelledby={labelledBy} tabIndex={-1} ref={dialog}>
         <article>{children}</article>
         <div className="overlay-bar">
-          <Link to={backHref} preventScrollReset className="back-button" aria-label="Go back">
-            <BackIcon />
-          </Link>
+          {/* The label is the spec's; text browsers print the hidden words. */}
+          <ListLink to={backHref} at={backTo} className="back-button" aria-label="Go back">
+            <BackIcon label="Späť na zoznam" />
+          </ListLink>
           {actions && <div className="overlay-actions">{actions}</div>}
         </div>
       </div>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation, useOutlet } from "@remix-run/react";
+import { ListLink, useFocusCardOnArrival } from "~/components/ListLink";
 import { PostCard } from "~/components/PostCard";
 import { SearchForm } from "~/components/SearchForm";
 import { TagFilter } from "~/components/TagFilter";
@@ -18,29 +19,35 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // An empty search (the form sent with nothing typed) is the plain list, at its one address.
   if (url.searchParams.has("q") && !q) throw redirect(listHref({ tag, limit }));
   const terms = searchTerms(q);
-  let result: { posts: PostCardData[]; hasMore: boolean };
+  let result: { posts: PostCardData[]; next: string | null };
   try {
     result = q ? findPosts(terms, tag, limit) : listPosts({ tag, limit });
   } catch (error) {
     // A reader sees an empty list; the cause goes to the server log.
     console.error("Could not load the article list", error);
-    result = { posts: [], hasMore: false };
+    result = { posts: [], next: null };
   }
   return { ...result, tag, limit, q, terms, unknownTag };
 }
 
-/** Search results as cards: the excerpt is the part of the text around the first match. */
+/**
+ * Search results as cards: the excerpt is the part of the text around the
+ * first match. One hit more than shown is the first of the next page, as in
+ * listPosts.
+ */
 function findPosts(terms: string[], tag: string | null, limit: number) {
   // Input with no letters or digits finds nothing (and asks the index nothing).
-  if (terms.length === 0) return { posts: [], hasMore: false };
-  const { posts, hasMore } = searchPosts({ ...searchQueries(terms, tag), limit });
-  return { posts: posts.map(({ body, ...card }) => ({ ...card, excerpt: excerptAround(body, terms) })), hasMore };
+  if (terms.length === 0) return { posts: [], next: null };
+  const { posts } = searchPosts({ ...searchQueries(terms, tag), limit: limit + 1 });
+  const cards = posts.slice(0, limit).map(({ body, ...card }) => ({ ...card, excerpt: excerptAround(body, terms) }));
+  return { posts: cards, next: posts[limit]?.id ?? null };
 }
 
 export default function PostsRoute() {
-  const { posts, hasMore, tag, limit, q, terms, unknownTag } = useLoaderData<typeof loader>();
+  const { posts, next, tag, limit, q, terms, unknownTag } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const overlay = useOutlet();
+  const focusCardOnArrival = useFocusCardOnArrival(posts);
   const list = { tag, limit, q };
   // "Loading..." while the next cards (in place of the button) or another list (at the top) are on their way.
   const pending =
@@ -52,46 +59,52 @@ export default function PostsRoute() {
 
   return (
     <>
-      {/* While an article is open over the list, the list is inert: focus and
-          screen readers stay in the article. */}
-      <main id="obsah" className="posts-page" {...(overlay ? { inert: "", "aria-hidden": true } : {})}>
-        <div className="posts-head">
-          <h1>{q ? "Hľadanie" : (tag ?? "Všetky články")}</h1>
-          <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} />
-        </div>
-        <SearchForm q={q} tag={tag} />
-        {unknownTag && (
-          <p className="note" role="status">
-            Tag „{unknownTag}“ nepoznáme, preto zobrazujeme všetky články.
-          </p>
-        )}
-        {q && <SearchSummary q={q} tag={tag} found={posts.length > 0} />}
-        {loadingOther && (
-          <p className="loading" role="status">
-            Loading...
-          </p>
-        )}
-        {posts.length > 0 ? (
-          <ul className="card-grid">
-            {posts.map((post, index) => (
-              <PostCard key={post.id} post={post} index={index} list={list} priority={index === 0 && !overlay} highlight={terms} />
-            ))}
-          </ul>
-        ) : (
-          !q && <p className="empty">{tag ? "S týmto tagom zatiaľ nie je žiadny článok." : "Zatiaľ tu nie sú žiadne články."}</p>
-        )}
-        {hasMore &&
-          (loadingMore ? (
-            <p className="load-more" role="status">
+      {/* An open article comes first in the page, before the list it covers: a text
+          browser or a page without its CSS shows it first, and the skip link
+          leads to it (the article layer is "obsah" then). */}
+      <main id={overlay ? undefined : "obsah"} className="posts-page">
+        {overlay}
+        {/* While an article is open over the list, the list is inert: focus and
+            screen readers stay in the article. */}
+        <div {...(overlay ? { inert: "", "aria-hidden": true } : {})}>
+          <div className="posts-head">
+            <h1>{q ? "Hľadanie" : (tag ?? "Všetky články")}</h1>
+            <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} />
+          </div>
+          <SearchForm q={q} tag={tag} />
+          {unknownTag && (
+            <p className="note" role="status">
+              Tag „{unknownTag}“ nepoznáme, preto zobrazujeme všetky články.
+            </p>
+          )}
+          {q && <SearchSummary q={q} tag={tag} found={posts.length > 0} />}
+          {loadingOther && (
+            <p className="loading" role="status">
               Loading...
             </p>
+          )}
+          {posts.length > 0 ? (
+            <ul className="card-grid">
+              {posts.map((post, index) => (
+                <PostCard key={post.id} post={post} index={index} list={list} priority={index === 0 && !overlay} highlight={terms} />
+              ))}
+            </ul>
           ) : (
-            <Link className="button load-more" to={listHref({ tag, limit: limit + PAGE_SIZE, q })} preventScrollReset>
-              Načítaj viac
-            </Link>
-          ))}
+            !q && <p className="empty">{tag ? "S týmto tagom zatiaľ nie je žiadny článok." : "Zatiaľ tu nie sú žiadne články."}</p>
+          )}
+          {next &&
+            (loadingMore ? (
+              <p className="load-more" role="status">
+                Loading...
+              </p>
+            ) : (
+              // Lands at the first card it brings; with JavaScript, focus moves there.
+              <ListLink className="button load-more" to={listHref({ tag, limit: limit + PAGE_SIZE, q })} at={next} onClick={() => focusCardOnArrival(next)}>
+                Načítaj viac
+              </ListLink>
+            ))}
+        </div>
       </main>
-      {overlay}
     </>
   );
 }

@@ -159,8 +159,8 @@ function ForgotPasswordModal({ error: serverError, email, closeHref }: { error?:
       <div className="modal" role="dialog" aria-modal="true" aria-labelledby="forgot-title" ref={dialog}>
         <div className="modal-head">
           <h2 id="forgot-title">Zabudnuté heslo</h2>
-          <Link to={closeHref} className="modal-close" aria-label="Zavrieť" preventScrollReset replace>
-            <CloseIcon />
+          <Link to={closeHref} className="modal-close" preventScrollReset replace>
+            <CloseIcon label="Zavrieť" />
           </Link>
         </div>
         <p>Zadajte e-mail svojho účtu a pošleme vám odkaz na nastavenie nového hesla.</p>

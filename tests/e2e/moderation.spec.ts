@@ -25,7 +25,7 @@ async function signIn(page: Page, email: string, password: string, jsEnabled: bo
 /** Follow a header link, from the mobile menu on a phone. */
 async function followHeaderLink(page: Page, phone: boolean, name: string | RegExp) {
   if (phone) await page.locator(".mobile-menu > summary").click();
-  await page.locator(phone ? ".mobile-menu-panel" : ".desktop-nav").getByRole("link", { name }).click();
+  await page.locator(".site-nav").getByRole("link", { name }).click();
 }
 
 /** Another device: its own browser, cookies and user agent. */

@@ -29,26 +29,27 @@ test("landing: banner, tagline and the way to the articles", async ({ page, jsEn
 test("menu: the toggle opens and closes the mobile menu; wide screens show the entries", async ({ page, jsEnabled, phone }, testInfo) => {
   await open(page, "/conflicts", jsEnabled);
   if (jsEnabled) await expectNoAxeViolations(page);
-  const desktopNav = page.getByRole("navigation", { name: "Hlavná navigácia" });
-  const mobileNav = page.getByRole("navigation", { name: "Mobilná navigácia" });
+  const nav = page.getByRole("navigation", { name: "Hlavná navigácia" });
   if (!phone) {
-    await expect(desktopNav.getByRole("link", { name: "História" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "História" })).toBeVisible();
     await expect(page.locator(".mobile-menu")).toBeHidden();
+    await snapshot(page, testInfo, "header");
     return;
   }
-  await expect(desktopNav).toBeHidden();
+  await expect(nav).toBeHidden();
   const toggle = page.locator(".mobile-menu > summary");
+  await expect(toggle).toHaveText("Menu");
   await toggle.click();
-  await expect(mobileNav.getByRole("link", { name: "Aktuálne konflikty" })).toBeVisible();
-  await expect(mobileNav.getByRole("link", { name: "Prihlásiť sa" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Aktuálne konflikty" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Prihlásiť sa" })).toBeVisible();
   await snapshot(page, testInfo, "menu-open");
   if (jsEnabled) await expectNoAxeViolations(page);
   await toggle.click();
-  await expect(mobileNav).toBeHidden();
+  await expect(nav).toBeHidden();
   await toggle.click();
-  await mobileNav.getByRole("link", { name: "História" }).click();
+  await nav.getByRole("link", { name: "História" }).click();
   await expect(page).toHaveURL(/\/posts$/);
-  await expect(mobileNav).toBeHidden();
+  await expect(nav).toBeHidden();
 });
 
 test("filter by tag and remove the filter", async ({ page, jsEnabled, phone }, testInfo) => {
@@ -105,20 +106,76 @@ test("filter by tag and remove the filter", async ({ page, jsEnabled, phone }, t
   await expect(page.locator(".card")).toHaveCount(9);
 });
 
-test("load more appends the next cards and keeps the place", async ({ page, jsEnabled }) => {
+/** The ids of the cards shown, in order. */
+const cardIds = (page: Page) => page.locator(".card").evaluateAll((cards) => cards.map((card) => card.id));
+
+/**
+ * A card opened by its anchor is in view, just below the sticky header (unless
+ * the page ends before the card could reach the top).
+ */
+async function expectAtTop(page: Page, id: string) {
+  const card = page.locator(`[id="${id}"]`);
+  await expect(card).toBeInViewport();
+  const top = await card.evaluate((el) => el.getBoundingClientRect().top);
+  const header = await page.locator(".site-header").evaluate((el) => el.getBoundingClientRect().bottom);
+  const atEnd = await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1);
+  expect(top).toBeGreaterThanOrEqual(header);
+  if (!atEnd) expect(top).toBeLessThan(header + 40);
+}
+
+test("load more appends the next cards and keeps the place", async ({ page, jsEnabled }, testInfo) => {
   await open(page, "/posts", jsEnabled);
+  const before = await cardIds(page);
   const more = page.getByRole("link", { name: "Načítaj viac" });
   await more.scrollIntoViewIfNeeded();
   if (jsEnabled) await markDocument(page);
   const scrollBefore = await page.evaluate(() => window.scrollY).catch(() => 0);
   await more.click();
-  await expect(page).toHaveURL(/limit=18/);
   await expect(page.locator(".card").nth(9)).toBeVisible();
   await expect(more).toHaveCount(0);
+  const after = await cardIds(page);
+  // The first new card: the one after the last card there was.
+  const firstNew = after[after.indexOf(before[before.length - 1]) + 1];
+  expect(before).not.toContain(firstNew);
   if (jsEnabled) {
+    // Appended in place: no new page, no jump, and focus on the first new card (its link was where focus was).
+    await expect(page).toHaveURL(/\/posts\?limit=18$/);
     expect(await isSameDocument(page)).toBe(true);
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThanOrEqual(scrollBefore - 5);
+    expect(await page.evaluate(() => document.activeElement?.closest(".card")?.id)).toBe(firstNew);
+    await expect(page.locator(".card").nth(10).getByRole("link")).not.toBeFocused();
+    await expectNoAxeViolations(page);
+  } else {
+    // A new page, opened at the first new card, just below the sticky header.
+    await expect(page).toHaveURL(`/posts?limit=18#${firstNew}`);
+    await expectAtTop(page, firstNew);
   }
+  await snapshot(page, testInfo, "load-more");
+});
+
+test("back from an article far down the list lands at its card", async ({ page, jsEnabled }, testInfo) => {
+  await open(page, "/posts?limit=18", jsEnabled);
+  if (jsEnabled) await markDocument(page);
+  const card = page.locator(".card").nth(10);
+  const id = await card.getAttribute("id");
+  await card.scrollIntoViewIfNeeded();
+  const scrollBefore = await page.evaluate(() => window.scrollY);
+  await card.getByRole("link").click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("link", { name: "Go back" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator(`[id="${id}"]`)).toBeInViewport();
+  if (jsEnabled) {
+    // The list never left: it is where it was, the address without an anchor.
+    await expect(page).toHaveURL(/\/posts\?limit=18$/);
+    expect(await isSameDocument(page)).toBe(true);
+    expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThanOrEqual(5);
+  } else {
+    await expect(page).toHaveURL(`/posts?limit=18#${id}`);
+    await expectAtTop(page, id!);
+  }
+  await snapshot(page, testInfo, "back-at-card");
 });
 
 test("open an article over the list and go back to the same list", async ({ page, jsEnabled }, testInfo) => {
@@ -140,7 +197,7 @@ test("open an article over the list and go back to the same list", async ({ page
   }
   await dialog.getByRole("link", { name: "Go back" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page).toHaveURL(/\/posts\?limit=18$/);
+  await expect(page).toHaveURL(jsEnabled ? /\/posts\?limit=18$/ : /\/posts\?limit=18#card-[\w-]+$/);
   // All 12 demo articles (more than one page of 9): the list kept its limit. The other
   // worker may have an article of its own published at this moment, hence "at least".
   await expect(page.locator(".card").nth(11)).toBeVisible();
@@ -193,6 +250,9 @@ test("Escape and a click outside close the filter and the menu (with JavaScript)
   }
   const menu = page.locator("details.mobile-menu");
   await page.locator(".mobile-menu > summary").click();
+  await expect(menu).toHaveAttribute("open", "");
+  // The panel is outside the <details>, yet part of the menu: a tap on it keeps the menu open.
+  await page.locator(".site-nav").dispatchEvent("pointerdown");
   await expect(menu).toHaveAttribute("open", "");
   // The open panel covers the page's top: a tap on the page below it.
   await page.locator("main h1").dispatchEvent("pointerdown");

@@ -45,7 +45,7 @@ describe("/account", () => {
     expect(items.map((li) => li.querySelector(".article-list-title")?.text)).toEqual(["Novší článok", "Starší článok"]);
     expect(items[0].querySelector(".article-list-title")?.getAttribute("href")).toBe(`/posts/${newer}`);
     expect(items[1].querySelector(".article-list-edit")?.getAttribute("href")).toBe(`/posts/${older}?edit`);
-    const account = doc.querySelector('.desktop-nav a[href="/account"]');
+    const account = doc.querySelector('.site-nav a[href="/account"]');
     expect(account?.text.replace(/\s+/g, " ").trim()).toBe("Prihlásený ako Samo Chalupka");
   });
 

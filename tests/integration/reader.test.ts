@@ -36,12 +36,15 @@ describe("the landing page", () => {
   it("has the shared header with the menu, social links and entries", async () => {
     const { doc } = await getPage(`${base}/`);
     const header = doc.querySelector("header.site-header")!;
-    expect(header.querySelector("details.mobile-menu > summary")?.getAttribute("aria-label")).toBe("Menu");
-    const hrefs = header.querySelectorAll(".mobile-menu-panel .nav-entries a").map((a) => a.getAttribute("href"));
-    expect(hrefs).toEqual(["/posts", "/conflicts", "/signinsignup"]);
-    expect(header.querySelectorAll(".desktop-nav a").map((a) => a.getAttribute("href"))).toEqual(hrefs);
-    // The profiles the owner configured (tests/support/accounts-env.ts), no others.
-    expect(header.querySelectorAll(".desktop-social .social-links a").map((a) => [a.getAttribute("href"), a.getAttribute("aria-label")])).toEqual([
+    // The menu toggle names the one navigation it shows.
+    const toggle = header.querySelector("details.mobile-menu > summary")!;
+    expect(toggle.text).toBe("Menu");
+    expect(toggle.getAttribute("aria-controls")).toBe("site-nav");
+    expect(header.querySelectorAll("nav")).toHaveLength(1);
+    expect(header.querySelector("nav#site-nav")?.getAttribute("aria-label")).toBe("Hlavná navigácia");
+    expect(header.querySelectorAll(".nav-entries a").map((a) => a.getAttribute("href"))).toEqual(["/posts", "/conflicts", "/signinsignup"]);
+    // The profiles the owner configured (tests/support/accounts-env.ts), no others, each named in words.
+    expect(header.querySelectorAll(".social-links a").map((a) => [a.getAttribute("href"), a.text])).toEqual([
       ["https://www.facebook.com/dejiny.test", "Dejiny na sieti Facebook"],
       ["https://www.youtube.com/@dejiny.test", "Dejiny na sieti YouTube"],
     ]);
@@ -56,15 +59,17 @@ describe("the article list", () => {
   it("shows the newest nine as cards, with cycling colours and a load-more link", async () => {
     const { response, doc } = await getPage(`${base}/posts`);
     expect(response.status).toBe(200);
-    const expected = newest(9);
-    expect(cardIds(doc)).toEqual(expected.map((p) => p.id));
+    const expected = newest(10);
+    expect(cardIds(doc)).toEqual(expected.slice(0, 9).map((p) => p.id));
     const cards = doc.querySelectorAll("li.card");
     cards.forEach((card, i) => expect(card.classList.contains(`card-c${i % 4}`)).toBe(true));
     expect(cards[0].querySelector(".card-title")?.text).toBe(expected[0].title);
     expect(cards[0].querySelector(".card-more")?.text).toContain("Zistiť viac");
     const more = doc.querySelector("a.load-more");
     expect(more?.text).toBe("Načítaj viac");
-    expect(more?.getAttribute("href")).toBe("/posts?limit=18");
+    // Without JavaScript the next page opens at its first new card, the tenth.
+    expect(more?.getAttribute("href")).toBe(`/posts?limit=18#card-${expected[9].id}`);
+    expect(cards[0].getAttribute("id")).toBe(`card-${expected[0].id}`);
   });
 
   it("sizes every image and loads only the first eagerly", async () => {
@@ -99,7 +104,7 @@ describe("the article list", () => {
     expect(last.doc.querySelector(".load-more")).toBeNull();
     if (total === all) return;
     const fewer = await getPage(`${base}/posts?limit=${all - 9}`);
-    expect(fewer.doc.querySelector("a.load-more")?.getAttribute("href")).toBe(`/posts?limit=${all}`);
+    expect(fewer.doc.querySelector("a.load-more")?.getAttribute("href")).toBe(`/posts?limit=${all}#card-${newest(all)[all - 9].id}`);
   });
 
   it("filters by tag, newest first, and offers to remove the filter", async () => {
@@ -151,11 +156,22 @@ describe("an article", () => {
     expect(overlay.querySelector("h1")?.text).toBe(post.title);
     expect(overlay.querySelector("img")?.getAttribute("alt")).toBe(post.title);
     expect(overlay.querySelector(".post-content")?.text.length).toBeGreaterThan(100);
+    // Back to the same list, at the article's card (without JavaScript); the arrow prints words.
     const back = overlay.querySelector('a[aria-label="Go back"]');
-    expect(back?.getAttribute("href")).toBe("/posts?tag=Dejiny+Slovenska&limit=18");
-    // The list is still there underneath, inert.
-    expect(doc.querySelector("main.posts-page")?.getAttribute("inert")).toBe("");
-    expect(doc.querySelectorAll(".card").length).toBeGreaterThan(0);
+    expect(back?.getAttribute("href")).toBe(`/posts?tag=Dejiny+Slovenska&limit=18#card-${post.id}`);
+    expect(back?.text).toBe("Späť na zoznam");
+    // The article is the page's content: first in the one <main>, the skip link's target.
+    const main = doc.querySelectorAll("main");
+    expect(main).toHaveLength(1);
+    expect(main[0].firstElementChild?.classList.contains("overlay")).toBe(true);
+    expect(main[0].hasAttribute("id")).toBe(false);
+    expect(overlay.getAttribute("id")).toBe("obsah");
+    expect(doc.querySelectorAll("#obsah")).toHaveLength(1);
+    // The list is still there after it, inert.
+    const list = main[0].querySelector(":scope > div:not(.overlay)")!;
+    expect(list.getAttribute("inert")).toBe("");
+    expect(list.getAttribute("aria-hidden")).toBe("true");
+    expect(list.querySelectorAll(".card").length).toBeGreaterThan(0);
     expect(doc.querySelector('meta[property="og:title"]')?.getAttribute("content")).toBe(post.title);
     expect(doc.querySelector('meta[property="og:image"]')?.getAttribute("content")).toMatch(/^http.*\/images\/.*-1200\.jpg$/);
     expect(html).not.toMatch(/<script(?![^>]*(type="module"|nonce|src=))[^>]*>[^<]*alert/);

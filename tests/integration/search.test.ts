@@ -36,10 +36,12 @@ describe("search on the list", () => {
   it("combines with a tag, and pages with Načítaj viac keeping the search", async () => {
     const all = await search("a");
     expect(cardTitles(all.doc)).toHaveLength(PAGE_SIZE);
-    const more = all.doc.querySelector("a.load-more")!.getAttribute("href")!;
+    const [more, anchor] = all.doc.querySelector("a.load-more")!.getAttribute("href")!.split("#");
     expect(more).toBe(`/posts?q=a&limit=${PAGE_SIZE * 2}`);
     const next = await getPage(`${base}${more}`);
     expect(cardTitles(next.doc).slice(0, PAGE_SIZE)).toEqual(cardTitles(all.doc));
+    // Without JavaScript the next page opens at its first new card.
+    expect(next.doc.querySelectorAll(".card")[PAGE_SIZE].getAttribute("id")).toBe(anchor);
     expect(cardTitles(next.doc).length).toBeGreaterThan(PAGE_SIZE);
 
     const withTag = await search("a", "&tag=Stredovek");
@@ -100,8 +102,8 @@ describe("search on the list", () => {
 
   it("goes back from an article to the same search", async () => {
     const { doc } = await search("stefanik");
-    const href = doc.querySelector(".card a")!.getAttribute("href")!;
-    const article = await new Client(base).get(href);
-    expect(article.doc.querySelector("a.back-button")?.getAttribute("href")).toBe("/posts?q=stefanik");
+    const card = doc.querySelector(".card")!;
+    const article = await new Client(base).get(card.querySelector("a")!.getAttribute("href")!);
+    expect(article.doc.querySelector("a.back-button")?.getAttribute("href")).toBe(`/posts?q=stefanik#${card.getAttribute("id")}`);
   });
 });
