@@ -20,15 +20,14 @@ export type SearchHit = PostCard & { body: string };
 /**
  * The first `limit` articles a search finds (~/lib/search searchQueries):
  * those with the words in the title, newest first, then those with them in
- * the text; and whether more match. Each query stops at `limit` + 1 rows, so
- * a word most articles have costs no more than a rare one.
+ * the text. Each query stops at `limit` rows, so a word most articles have
+ * costs no more than a rare one.
  */
-export function searchPosts({ inTitle, inTextOnly, limit }: SearchQueries & { limit: number }): { posts: SearchHit[]; hasMore: boolean } {
-  const ids = newestMatches.all({ match: inTitle, limit: limit + 1 });
-  if (ids.length <= limit) ids.push(...newestMatches.all({ match: inTextOnly, limit: limit + 1 - ids.length }));
-  const shown = ids.slice(0, limit);
-  const hits = new Map(cardsOfTexts.all({ ids: JSON.stringify(shown), length: EXCERPT_SEARCH_LENGTH }).map(({ textId, ...hit }) => [textId, hit]));
-  return { posts: shown.flatMap((id) => hits.get(id) ?? []), hasMore: ids.length > limit };
+export function searchPosts({ inTitle, inTextOnly, limit }: SearchQueries & { limit: number }): SearchHit[] {
+  const ids = newestMatches.all({ match: inTitle, limit });
+  if (ids.length < limit) ids.push(...newestMatches.all({ match: inTextOnly, limit: limit - ids.length }));
+  const hits = new Map(cardsOfTexts.all({ ids: JSON.stringify(ids), length: EXCERPT_SEARCH_LENGTH }).map(({ textId, ...hit }) => [textId, hit]));
+  return ids.flatMap((id) => hits.get(id) ?? []);
 }
 
 /** The search row of a post, as post_texts stores it. */

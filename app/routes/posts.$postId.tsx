@@ -153,7 +153,8 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
         imageKey={post.image}
         width={post.imageWidth}
         height={post.imageHeight}
-        alt={post.title}
+        // The title follows at once: named here too, it would be read out twice.
+        alt=""
         sizes="(min-width: 920px) 880px, 100vw"
         priority
       />
