@@ -224,7 +224,7 @@ const server = createServer((req, res) => {
   delete req.headers["x-forwarded-host"];
   if (!/^https?$/.test(String(req.headers["x-forwarded-proto"] ?? "http"))) delete req.headers["x-forwarded-proto"];
   app$.requestInfo.run(info, () => {
-    (pageCache?.serve(req, res, nonce) ?? Promise.resolve(false))
+    (pageCache?.serve(req, res) ?? Promise.resolve(false))
       .catch((error) => {
         console.error("Page cache failed; rendering instead", error);
         return false;

@@ -1,10 +1,11 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHash, randomBytes } from "node:crypto";
-import { constants, crc32, deflateRawSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
 import { pageCacheControl } from "~/lib/cache-control";
 import { listSearch, readListState } from "~/lib/links";
 import type { AppForServer } from "~/server-interface.server";
+import { contentSecurityPolicy } from "./security";
 
 /**
  * Rendered pages, kept until anything they show changes. React and Remix
@@ -23,19 +24,21 @@ import type { AppForServer } from "~/server-interface.server";
  * - Emptied as soon as the app's data stamp changes, which any write to what
  *   pages show does, whoever writes (app/db/changes.server.ts): no writer has
  *   to remember the cache.
- * - Each entry has a weak ETag (the page but its nonce): a browser that
- *   revalidates a page it has gets 304 and no body, without a new CSP header,
- *   so that it keeps the policy whose nonce its copy carries.
- * - The CSP nonce differs in every response: entries hold the page split at a
- *   placeholder, as text and as independently compressed deflate parts, and
- *   each response splices in its own nonce (gzip allows stored blocks between
- *   compressed ones), so no nonce is ever served twice.
+ * - Each entry has a weak ETag: a browser that revalidates a page it has
+ *   gets 304 and no body.
+ * - The same bytes for everyone who shares an entry, so a proxy in front may
+ *   keep anonymous pages too: instead of a nonce, which would be handed to
+ *   everyone, the Content-Security-Policy of a kept page names its inline
+ *   scripts by their SHA-256 hashes (computed once, when it is stored). A
+ *   script an author managed to put into a page has no hash in the policy and
+ *   does not run. Pages rendered for one response (forms, the account, admin)
+ *   keep a fresh nonce each.
  */
 
 /**
- * Same length as a real nonce (16 bytes in base64), so the page's layout is
- * the same; random for each process, so that nobody can type it into an
- * article and have the response's nonce spliced into their text.
+ * The nonce a kept page is rendered with, removed before it is stored. Random
+ * for each process, so nobody can type it into an article and have it taken
+ * for an attribute.
  */
 export const NONCE_PLACEHOLDER = `@@${randomBytes(15).toString("base64url")}@@`;
 /** How much a store keeps before it lets the least recently used pages go. */
@@ -49,16 +52,27 @@ const ARTICLE_PATH = /^\/posts\/([\w-]+)$/;
 
 export type Entry = {
   status: 200 | 404;
-  parts: Buffer[];
-  deflated: Buffer[];
-  /** crc32 of each part alone, and how a running crc32 carries across it (see crcAcross). */
-  crcs: number[];
-  carries: Uint32Array[];
+  plain: Buffer;
+  gzipped: Buffer;
+  /** The page's own Content-Security-Policy: its inline scripts by hash. */
+  csp: string;
   contentType: string;
   bytes: number;
-  /** A weak validator: the same page, whatever nonce each response carries. */
+  /** A weak validator (the same page, gzipped or not). */
   etag: string;
 };
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
+
+/** The CSP sources of a page's inline scripts: each script's text as the browser hashes it (its line ends made \n, as the HTML parser does). */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, attributes, text] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc=/.test(attributes)) continue;
+    hashes.add(`'sha256-${createHash("sha256").update(text.replace(/\r\n?/g, "\n")).digest("base64")}'`);
+  }
+  return [...hashes];
+}
 
 /** The stored pages, emptied whenever `dataStamp()` changes. */
 export class PageStore {
@@ -105,14 +119,12 @@ export class PageStore {
 
   /** Prepare a rendered page for serving; keep it unless the data changed since `renderedAt` (a version()). */
   store(key: string, html: string, contentType: string, renderedAt: number, status: 200 | 404 = 200): Entry {
-    const parts = html.split(NONCE_PLACEHOLDER).map((part) => Buffer.from(part));
-    // Each part ends byte-aligned and not final, so parts and stored blocks can follow one another.
-    const deflated = parts.map((part) => deflateRawSync(part, { level: 9, finishFlush: constants.Z_FULL_FLUSH }));
-    const crcs = parts.map((part) => crc32(part, 0));
-    const carries = parts.map((part, i) => Uint32Array.from({ length: 32 }, (_, bit) => (crc32(part, 2 ** bit) ^ crcs[i]) >>> 0));
-    const size = parts.reduce((n, p) => n + p.length, 0);
-    const etag = `W/"${createHash("sha256").update(html).digest("base64url").slice(0, 22)}"`;
-    const entry = { status, parts, deflated, crcs, carries, contentType, bytes: size * 2, etag };
+    const page = html.replaceAll(` nonce="${NONCE_PLACEHOLDER}"`, "");
+    const plain = Buffer.from(page);
+    const gzipped = gzipSync(plain, { level: 9 });
+    const etag = `W/"${createHash("sha256").update(plain).digest("base64url").slice(0, 22)}"`;
+    const csp = contentSecurityPolicy(inlineScriptHashes(page));
+    const entry = { status, plain, gzipped, csp, contentType, bytes: plain.length + gzipped.length, etag };
     // Asked afresh: a write by any process while the page was rendered keeps it out.
     if (renderedAt !== this.version({ fresh: true })) return entry;
     this.entries.set(key, entry);
@@ -205,7 +217,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
 
   return {
     /** Serve the request from the page cache if it can be; false when the app must handle it. */
-    async serve(req: IncomingMessage, res: ServerResponse, nonce: string): Promise<boolean> {
+    async serve(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
       const url = new URL(req.url!, publicUrl);
       const page = await pageFor(req.method!, url, req.headers.cookie);
       if (!page) return false;
@@ -216,17 +228,17 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
         entry = (await filling.get(page.key)) ?? undefined;
         if (!entry) return false;
       }
-      res.setHeader("Cache-Control", pageCacheControl({ signedIn: page.signedIn, method: req.method!, status: entry.status }));
+      res.setHeader("Cache-Control", pageCacheControl({ signedIn: page.signedIn, method: req.method!, status: entry.status, sameForEveryone: true }));
       res.setHeader("Vary", "Accept-Encoding, Cookie");
+      res.setHeader("Content-Security-Policy", entry.csp);
       if (entry.status === 200) res.setHeader("ETag", entry.etag);
       if (entry.status === 200 && matchesEtag(req.headers["if-none-match"], entry.etag)) {
         res.statusCode = 304;
-        res.removeHeader("Content-Security-Policy");
         res.end();
         return true;
       }
       const gzip = acceptsGzip(req.headers["accept-encoding"]);
-      const body = renderPage(entry, nonce, gzip);
+      const body = gzip ? entry.gzipped : entry.plain;
       res.statusCode = entry.status;
       res.setHeader("Content-Type", entry.contentType);
       res.setHeader("Content-Length", body.length);
@@ -255,52 +267,4 @@ function acceptsGzip(header = ""): boolean {
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
     return coding.trim() === "gzip" && (!q || Number(q.slice(2)) > 0);
   });
-}
-
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
-const FINAL_EMPTY_BLOCK = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
-
-/** A deflate stored block (not final) holding `bytes` (< 64 KB). */
-function storedBlock(bytes: Buffer): Buffer {
-  const header = Buffer.from([0x00, 0, 0, 0, 0]);
-  header.writeUInt16LE(bytes.length, 1);
-  header.writeUInt16LE(~bytes.length & 0xffff, 3);
-  return Buffer.concat([header, bytes]);
-}
-
-/**
- * crc32(part, crc) without reading the part again: CRC-32 is linear, so
- * crc32(part, v) = crc32(part, 0) XOR carry(v), where carry is fixed by the
- * part and was worked out bit by bit when the page was stored.
- */
-function crcAcross(entry: Entry, i: number, crc: number): number {
-  let result = entry.crcs[i];
-  const carry = entry.carries[i];
-  for (let bit = 0; crc !== 0; bit++, crc >>>= 1) if (crc & 1) result ^= carry[bit];
-  return result >>> 0;
-}
-
-/** The page with this response's nonce, gzipped or not. */
-export function renderPage(entry: Entry, nonce: string, gzip: boolean): Buffer {
-  const nonceBytes = Buffer.from(nonce);
-  if (!gzip) return Buffer.concat(entry.parts.flatMap((part, i) => (i === 0 ? [part] : [nonceBytes, part])));
-  const chunks: Buffer[] = [GZIP_HEADER];
-  const nonceBlock = storedBlock(nonceBytes);
-  let crc = 0;
-  let size = 0;
-  entry.parts.forEach((part, i) => {
-    if (i > 0) {
-      chunks.push(nonceBlock);
-      crc = crc32(nonceBytes, crc);
-      size += nonceBytes.length;
-    }
-    chunks.push(entry.deflated[i]);
-    crc = crcAcross(entry, i, crc);
-    size += part.length;
-  });
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc >>> 0, 0);
-  trailer.writeUInt32LE(size >>> 0, 4);
-  chunks.push(FINAL_EMPTY_BLOCK, trailer);
-  return Buffer.concat(chunks);
 }

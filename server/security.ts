@@ -17,17 +17,22 @@ export function newNonce(): string {
   return pool.toString("base64", offset - NONCE_BYTES, offset);
 }
 
-/** Headers for every response: pages, errors, assets and images. */
+/** The policy of a page whose inline scripts are the ones `scriptSources` name (a nonce, or their hashes). */
+export function contentSecurityPolicy(scriptSources: string[]): string {
+  return [
+    "default-src 'self'",
+    ["script-src 'self'", ...scriptSources].join(" "),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+/** Headers for every response: pages, errors, assets and images (a page from the page cache gets its own policy). */
 export function securityHeaders(nonce: string, { https }: { https: boolean }): Record<string, string> {
   const headers: Record<string, string> = {
-    "Content-Security-Policy": [
-      "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}'`,
-      "object-src 'none'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-      "form-action 'self'",
-    ].join("; "),
+    "Content-Security-Policy": contentSecurityPolicy([`'nonce-${nonce}'`]),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",
