@@ -126,21 +126,22 @@ describe("the site behind nginx (deploy/nginx/dejiny.conf)", () => {
     expect(withoutGzip.text).toBe(first.text);
   });
 
+  /** The sign-in page's form, posted through nginx from `from` as a browser on the site would. */
+  const postForm = (fields: Record<string, string>, { from = "127.0.0.1", headers = {} }: { from?: string; headers?: Record<string, string> } = {}) =>
+    send(ports.https, "/signinsignup", {
+      method: "POST",
+      from,
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
+  const register = (displayName: string, email: string) =>
+    postForm({ intent: "register", displayName, email, password: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD });
+
   it("takes the client's address from nginx, not from what a client writes", async () => {
     const email = uniqueEmail("nginx");
-    const register = await send(ports.https, "/signinsignup", {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
-      body: new URLSearchParams({ intent: "register", displayName: "Za proxy", email, password: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD }).toString(),
-    });
-    expect(register.status).toBe(303);
+    expect((await register("Za proxy", email)).status).toBe(303);
     const wrong = (from: string, forwardedFor?: string) =>
-      send(ports.https, "/signinsignup", {
-        method: "POST",
-        from,
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, ...(forwardedFor && { "X-Forwarded-For": forwardedFor }) },
-        body: new URLSearchParams({ intent: "signin", email, password: "zle-heslo-123" }).toString(),
-      });
+      postForm({ intent: "signin", email, password: "zle-heslo-123" }, { from, headers: forwardedFor ? { "X-Forwarded-For": forwardedFor } : {} });
     // Ten wrong passwords from one address lock the account from that address only…
     for (let i = 0; i < 10; i++) expect((await wrong("127.0.0.2")).status).toBe(400);
     expect((await wrong("127.0.0.2")).status).toBe(429);
@@ -151,16 +152,11 @@ describe("the site behind nginx (deploy/nginx/dejiny.conf)", () => {
   });
 
   it("passes forms through with their Origin check, and never keeps a signed-in page or one that sets a cookie", async () => {
-    const email = uniqueEmail("nginx-reader");
-    const register = await send(ports.https, "/signinsignup", {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
-      body: new URLSearchParams({ intent: "register", displayName: "Tajná Čitateľka", email, password: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD }).toString(),
-    });
-    expect(register.status).toBe(303);
-    const setCookie = [register.headers["set-cookie"]].flat().join();
+    const registered = await register("Tajná Čitateľka", uniqueEmail("nginx-reader"));
+    expect(registered.status).toBe(303);
+    const setCookie = [registered.headers["set-cookie"]].flat().join();
     expect(setCookie).toMatch(/dejiny_session=.*; Secure/);
-    expect(register.headers["x-cache-status"]).not.toBe("HIT");
+    expect(registered.headers["x-cache-status"]).not.toBe("HIT");
     // A form from another site is refused through the proxy as without it.
     const forged = await send(ports.https, "/signout", { method: "POST", headers: { Origin: "https://evil.example" } });
     expect(forged.status).toBe(403);
