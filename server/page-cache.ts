@@ -29,10 +29,12 @@ import { contentSecurityPolicy } from "./security";
  * - The same bytes for everyone who shares an entry, so a proxy in front may
  *   keep anonymous pages too: instead of a nonce, which would be handed to
  *   everyone, the Content-Security-Policy of a kept page names its inline
- *   scripts by their SHA-256 hashes (computed once, when it is stored). A
- *   script an author managed to put into a page has no hash in the policy and
- *   does not run. Pages rendered for one response (forms, the account, admin)
- *   keep a fresh nonce each.
+ *   scripts by their SHA-256 hashes (computed once, when it is stored). Only
+ *   the scripts the app rendered are hashed — those that carry the
+ *   placeholder nonce — so a script an author managed to put into a page has
+ *   no hash in the policy and does not run, as it would not with a nonce.
+ *   Pages rendered for one response (forms, the account, admin) keep a fresh
+ *   nonce each.
  */
 
 /**
@@ -64,11 +66,16 @@ export type Entry = {
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
 
-/** The CSP sources of a page's inline scripts: each script's text as the browser hashes it (its line ends made \n, as the HTML parser does). */
+/**
+ * The CSP sources of the inline scripts the app rendered into a page (those
+ * with the placeholder nonce; any other script gets none and will not run):
+ * each script's text as the browser hashes it, its line ends made \n as the
+ * HTML parser does.
+ */
 export function inlineScriptHashes(html: string): string[] {
   const hashes = new Set<string>();
   for (const [, attributes, text] of html.matchAll(INLINE_SCRIPT)) {
-    if (/\bsrc=/.test(attributes)) continue;
+    if (!attributes.includes(` nonce="${NONCE_PLACEHOLDER}"`) || /\bsrc=/.test(attributes)) continue;
     hashes.add(`'sha256-${createHash("sha256").update(text.replace(/\r\n?/g, "\n")).digest("base64")}'`);
   }
   return [...hashes];
@@ -119,11 +126,10 @@ export class PageStore {
 
   /** Prepare a rendered page for serving; keep it unless the data changed since `renderedAt` (a version()). */
   store(key: string, html: string, contentType: string, renderedAt: number, status: 200 | 404 = 200): Entry {
-    const page = html.replaceAll(` nonce="${NONCE_PLACEHOLDER}"`, "");
-    const plain = Buffer.from(page);
+    const csp = contentSecurityPolicy(inlineScriptHashes(html));
+    const plain = Buffer.from(html.replaceAll(` nonce="${NONCE_PLACEHOLDER}"`, ""));
     const gzipped = gzipSync(plain, { level: 9 });
     const etag = `W/"${createHash("sha256").update(plain).digest("base64url").slice(0, 22)}"`;
-    const csp = contentSecurityPolicy(inlineScriptHashes(page));
     const entry = { status, plain, gzipped, csp, contentType, bytes: plain.length + gzipped.length, etag };
     // Asked afresh: a write by any process while the page was rendered keeps it out.
     if (renderedAt !== this.version({ fresh: true })) return entry;
@@ -181,7 +187,8 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
       // junk values can neither fill the cache nor push real pages out of it.
       const list = readListState(url.searchParams);
       const canonical = onlyListParams(url.searchParams) && !list.unknownTag && `?${url.searchParams}` === (listSearch(list) || "?");
-      if (canonical) return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
+      // Keyed by the canonical form too: the same list spelt with other %-escapes is one entry.
+      if (canonical) return { key: `${url.pathname}${listSearch(list)}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
       return articleId !== undefined && !pages.articleExists(articleId) ? missingArticle(url) : null;
     }
     const route = matchRoute(url.pathname);

@@ -32,10 +32,17 @@ type Answer = { status: number; headers: Record<string, string | string[] | unde
 function send(
   port: number,
   pathname: string,
-  { method = "GET", headers = {}, body, from = "127.0.0.1", tls = true }: { method?: string; headers?: Record<string, string>; body?: string | Buffer; from?: string; tls?: boolean } = {},
+  {
+    method = "GET",
+    headers = {},
+    body,
+    from = "127.0.0.1",
+    tls = true,
+    servername = DOMAIN,
+  }: { method?: string; headers?: Record<string, string>; body?: string | Buffer; from?: string; tls?: boolean; servername?: string } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const options = { host: "127.0.0.1", port, path: pathname, method, localAddress: from, servername: DOMAIN, rejectUnauthorized: false, headers: { Host: `${DOMAIN}:${port}`, ...headers } };
+    const options = { host: "127.0.0.1", port, path: pathname, method, localAddress: from, servername, rejectUnauthorized: false, headers: { Host: `${DOMAIN}:${port}`, ...headers } };
     const req = (tls ? request : plainRequest)(options, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk) => chunks.push(chunk));
@@ -73,6 +80,8 @@ describe("the site behind nginx (deploy/nginx/dejiny.conf)", () => {
       .replace(`/etc/letsencrypt/live/${DOMAIN}/privkey.pem`, path.join(dir, "key.pem"))
       .replace("server 127.0.0.1:3000;", `server ${upstream};`)
       .replace("/var/cache/nginx/dejiny", path.join(dir, "cache"))
+      .replace(/listen 80 default_server;\n\s*listen \[::\]:80 default_server;/, `listen 127.0.0.1:${ports.http} default_server;`)
+      .replace(/listen 443 ssl http2 default_server;\n\s*listen \[::\]:443 ssl http2 default_server;/, `listen 127.0.0.1:${ports.https} ssl http2 default_server;`)
       .replace(/listen 80;\n\s*listen \[::\]:80;/, `listen 127.0.0.1:${ports.http};`)
       .replace(/listen 443 ssl http2;\n\s*listen \[::\]:443 ssl http2;/, `listen 127.0.0.1:${ports.https} ssl http2;`)
       // nginx's own redirect keeps the test's port (a real site is on 443).
@@ -136,6 +145,14 @@ describe("the site behind nginx (deploy/nginx/dejiny.conf)", () => {
     });
   const register = (displayName: string, email: string) =>
     postForm({ intent: "register", displayName, email, password: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD });
+
+  it("keeps no search (nobody learns what others looked for), and answers no other name", async () => {
+    for (let i = 0; i < 2; i++) expect((await send(ports.https, "/posts?q=morava")).headers["x-cache-status"]).toBe("BYPASS");
+    // A made-up name neither reaches the site nor fills the cache: no TLS for it, and nothing over plain HTTP.
+    await expect(send(ports.https, "/posts", { servername: "iny.invalid", headers: { Host: "iny.invalid" } })).rejects.toThrow();
+    await expect(send(ports.https, "/posts", { headers: { Host: "iny.invalid" } })).rejects.toThrow();
+    await expect(send(ports.http, "/posts", { tls: false, headers: { Host: "iny.invalid" } })).rejects.toThrow();
+  });
 
   it("takes the client's address from nginx, not from what a client writes", async () => {
     const email = uniqueEmail("nginx");
