@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, POST_MESSAGES, QUOTAS } from "~/lib/rules";
+import { IMAGE_FORMATS, IMAGE_VARIANTS } from "~/lib/images";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
 import { makeImage, makePngBomb } from "../../scripts/lib/images";
 import { postForm, publish } from "../../scripts/lib/publish";
@@ -353,7 +354,7 @@ describe("images and article bodies are bounded before the expensive work", () =
     const { rows } = readDatabase(server.databasePath, (db) => ({
       rows: (db.prepare("SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM pending_images) AS n").get() as { n: number }).n,
     }));
-    return { files: readdirSync(server.uploadsDir).length, expected: rows * 6 };
+    return { files: readdirSync(server.uploadsDir).length, expected: rows * IMAGE_VARIANTS.length * IMAGE_FORMATS.length };
   }
 
   it("refuses a PNG that declares 5 × 9,999,999 pixels by its header, at once, without the memory", async () => {
