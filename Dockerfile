@@ -14,9 +14,7 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim
 WORKDIR /app
-# MALLOC_ARENA_MAX: package.json's config.serverEnv (one malloc arena keeps image work small).
 ENV NODE_ENV=production \
-    MALLOC_ARENA_MAX=1 \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATABASE_PATH=/data/dejiny.db \
@@ -33,5 +31,6 @@ VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# What `npm start` runs once the build exists (the flags are package.json's config.nodeFlags).
-CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=4", "build/http/index.js"]
+# The server with package.json's node flags and environment, under Litestream
+# when LITESTREAM_REPLICA_URL is set (its binary comes with node_modules).
+CMD ["sh", "scripts/serve.sh"]

@@ -15,7 +15,7 @@ export const appForServer = {
   env,
   /** Before listening: clean-ups and the first start's demo articles. */
   startup,
-  /** Close the database cleanly (a WAL checkpoint) before the process ends. */
+  /** Close the database cleanly (a WAL checkpoint, Litestream's when it replicates) before the process ends. */
   close(): void {
     closeWatcher();
     sqlite.close();

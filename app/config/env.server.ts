@@ -22,6 +22,8 @@ export type Env = {
   socialLinks: SocialLink[];
   /** Shown in the footer when set. */
   contactEmail: string | undefined;
+  /** Litestream replicates the database and does its checkpoints (scripts/serve.sh says so). */
+  litestreamReplicating: boolean;
 };
 
 const SOCIAL_SETTINGS = [
@@ -111,6 +113,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     mailFrom,
     socialLinks,
     contactEmail,
+    litestreamReplicating: source.LITESTREAM_REPLICATING === "1",
   };
 }
 

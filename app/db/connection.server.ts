@@ -18,7 +18,14 @@ function openDatabase(file: string) {
   // cut, not only a crash of the process. Writes are rare, so the cost is small.
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
+  // Also what Litestream asks for: its checkpoints hold the write lock for a moment.
   sqlite.pragma("busy_timeout = 5000");
+  // Under Litestream only Litestream checkpoints (its documented advice): it
+  // copies the WAL to the replica before moving it into the database, and a
+  // checkpoint of ours in between could make it miss frames and start over
+  // with a full snapshot. SQLite's checkpoint when the last connection closes
+  // is Litestream's too: its own connection stays open until its last sync.
+  if (env.litestreamReplicating) sqlite.pragma("wal_autocheckpoint = 0");
   // Diacritics-insensitive search: the users' search_text (the admin's list of accounts) is made with it.
   sqlite.function("fold", { deterministic: true }, (text) => (typeof text === "string" ? foldForSearch(text) : text));
   const db = drizzle(sqlite, { schema });

@@ -70,6 +70,15 @@ async function copyInto(source: Database.Database, target: string): Promise<bool
 }
 
 /**
+ * Litestream's bookkeeping tables, when it replicates this database. It makes
+ * them only when it starts, and its checkpoints fail without them: a restored
+ * copy that lacks them gets them back.
+ */
+function litestreamTables(): string[] {
+  return sqlite.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 12) = '_litestream_'").pluck().all() as string[];
+}
+
+/**
  * `npm run restore -- <source>`: put a backup back, with the site running
  * or stopped. The database is replaced page by page through SQLite's backup
  * API, in one transaction: a running site goes on serving the old articles
@@ -92,9 +101,11 @@ export async function runRestore(source: string | undefined): Promise<Report> {
     await copyImages(env.uploadsDir, `${env.uploadsDir}${suffix}`);
     // The restored articles' images first, so that none is missing once the database switches.
     const images = await copyImages(path.join(folder, "uploads"), env.uploadsDir);
+    const replication = litestreamTables();
     if (!(await copyInto(backup, env.databasePath))) {
       return { code: 1, output: "The database stayed busy for 10 s: nothing was restored. Try again in a moment." };
     }
+    for (const create of replication) sqlite.exec(create.replace(/^CREATE TABLE/, "CREATE TABLE IF NOT EXISTS"));
     migrateDatabase();
     indexMissingPosts();
     return {

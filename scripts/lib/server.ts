@@ -18,15 +18,20 @@ export type RunningServer = {
 };
 
 /**
- * Start the built server (`node build/http/index.js`, as `npm start` and the image do)
+ * Start the built server (`node build/http/index.js`, as `npm start` does)
  * on a free port, with its database and images in a fresh temporary folder.
+ * `startCommand`: through the image's start command (scripts/serve.sh, which
+ * runs Litestream when asked to), in a process group of its own, so that one
+ * signal to `-child.pid` reaches Litestream and the server together.
  */
-export async function startServer(extraEnv: Record<string, string> = {}, dataDir?: string): Promise<RunningServer> {
+export async function startServer(extraEnv: Record<string, string> = {}, dataDir?: string, { startCommand = false } = {}): Promise<RunningServer> {
   const dir = dataDir ?? mkdtempSync(path.join(tmpdir(), "dejiny-test-"));
   const databasePath = path.join(dir, "data", "dejiny.db");
   const uploadsDir = path.join(dir, "uploads");
-  const child = spawn(process.execPath, [...NODE_FLAGS, "build/http/index.js"], {
+  const [command, args]: [string, string[]] = startCommand ? ["sh", ["scripts/serve.sh"]] : [process.execPath, [...NODE_FLAGS, "build/http/index.js"]];
+  const child = spawn(command, args, {
     cwd: root,
+    detached: startCommand,
     env: {
       PATH: process.env.PATH,
       ...SERVER_ENV,

@@ -1,0 +1,64 @@
+#!/bin/sh
+# The server's start command: the image's CMD, and `npm run serve:replicated`.
+# Without LITESTREAM_REPLICA_URL it runs the server exactly as `npm run serve`
+# does. With it, Litestream first restores the database when the volume has
+# none and the replica has one, then replicates every write while it runs
+# the server as its child (scripts/litestream.yml).
+#
+# A shell script, not Node: it ends in `exec`, so nothing stays behind just
+# to wait (a Node process would cost some 40 MB of a 256 MB container), and
+# `docker stop`'s SIGTERM reaches Litestream, which passes it on to the
+# server and, once the server has closed, syncs one last time.
+set -eu
+cd "$(dirname "$0")/.."
+
+fail() {
+  printf 'Invalid configuration:\n  - %s\n' "$1" >&2
+  exit 1
+}
+
+# The node flags and environment of package.json's config, as `npm run serve` uses them.
+node_flags=$(node -p 'require("./package.json").config.nodeFlags')
+server_env=$(node -p 'require("./package.json").config.serverEnv')
+export $server_env # unquoted: NAME=value pairs, a word each
+export NODE_ENV=production
+server="node $node_flags build/http/index.js"
+
+if [ -z "${LITESTREAM_REPLICA_URL:-}" ]; then
+  exec $server # unquoted: the flags are words of their own
+fi
+
+case $LITESTREAM_REPLICA_URL in
+  s3://[!/]*/?*)
+    if [ -z "${LITESTREAM_ACCESS_KEY_ID:-}" ] || [ -z "${LITESTREAM_SECRET_ACCESS_KEY:-}" ]; then
+      fail "LITESTREAM_REPLICA_URL is an S3 address: set LITESTREAM_ACCESS_KEY_ID and LITESTREAM_SECRET_ACCESS_KEY too."
+    fi
+    case ${LITESTREAM_ENDPOINT:-} in
+      "" | http://?* | https://?*) ;;
+      *) fail "LITESTREAM_ENDPOINT must be the http(s):// address of an S3-compatible service, got \"$LITESTREAM_ENDPOINT\"." ;;
+    esac
+    ;;
+  file:///*)
+    [ -z "${LITESTREAM_ENDPOINT:-}" ] || fail "LITESTREAM_ENDPOINT is for S3-compatible services; LITESTREAM_REPLICA_URL is a path (file://)."
+    ;;
+  *) fail "LITESTREAM_REPLICA_URL must be s3://bucket/path or file:///absolute/path, got \"$LITESTREAM_REPLICA_URL\"." ;;
+esac
+
+# Litestream names the database by its absolute path, as the server resolves it.
+database=${DATABASE_PATH:-./data/dejiny.db}
+case $database in
+  /*) ;;
+  *) database="$PWD/${database#./}" ;;
+esac
+export DATABASE_PATH="$database"
+
+litestream=node_modules/@flydotio/litestream-linux-x64/litestream
+config=scripts/litestream.yml
+# An empty volume gets the replica's database back before anything opens it.
+# A failure stops here: a server starting empty would replicate an empty database.
+"$litestream" restore -config "$config" -if-db-not-exists -if-replica-exists "$DATABASE_PATH"
+# Tells the server that Litestream does the checkpoints (app/db/connection.server.ts).
+export LITESTREAM_REPLICATING=1
+# The web server never holds the storage's keys (Litestream copies them to AWS_*).
+keys="LITESTREAM_ACCESS_KEY_ID LITESTREAM_SECRET_ACCESS_KEY AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY"
+exec "$litestream" replicate -config "$config" -exec "env$(printf ' -u %s' $keys) $server"

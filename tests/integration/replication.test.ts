@@ -1,0 +1,233 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import S3rver from "s3rver";
+import { afterAll, describe, expect, it } from "vitest";
+import { Client, GOOD_PASSWORD, registerUser } from "../../scripts/lib/client";
+import { NODE_FLAGS } from "../../scripts/lib/node-flags";
+import { publish } from "../../scripts/lib/publish";
+import { startServer, type RunningServer } from "../../scripts/lib/server";
+import { runBuildCommand } from "../support/commands";
+import { getPage, readDatabase } from "../support/http";
+
+const LITESTREAM = "node_modules/@flydotio/litestream-linux-x64/litestream";
+const root = mkdtempSync(path.join(tmpdir(), "dejiny-replication-"));
+const servers: RunningServer[] = [];
+afterAll(() => {
+  for (const server of servers) if (server.child.exitCode === null) server.child.kill("SIGKILL");
+  rmSync(root, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A child process's whole environment: PATH and `env`, nothing else of ours. */
+const childEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH, ...env }) as unknown as NodeJS.ProcessEnv;
+
+/** Resident memory of a process, in MB. */
+function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+}
+
+/** The processes a process has started (any of its threads may have). */
+function childrenOf(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number));
+}
+
+/** `sh scripts/serve.sh` to its exit, for its configuration errors. */
+function runStartCommand(env: Record<string, string>): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile("sh", ["scripts/serve.sh"], { env: childEnv(env), timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, output: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+/** The ids of the articles the replica holds now: what a restore would bring back. */
+async function replicatedIds(env: Record<string, string>, databasePath: string, scratch: string): Promise<Set<string>> {
+  const output = path.join(scratch, `${Date.now()}-${Math.random()}.db`);
+  const restored = await new Promise<boolean>((resolve) =>
+    execFile(LITESTREAM, ["restore", "-config", "scripts/litestream.yml", "-o", output, databasePath], { env: childEnv({ ...env, DATABASE_PATH: databasePath }) }, (error) =>
+      resolve(!error),
+    ),
+  );
+  if (!restored || !existsSync(output)) return new Set();
+  const ids = readDatabase(output, (db) => db.prepare("SELECT id FROM posts").pluck().all() as string[]);
+  rmSync(output);
+  return new Set(ids);
+}
+
+/** Wait until the replica holds all of `ids` (15 s at most); how long that took, in ms. */
+async function waitForReplica(env: Record<string, string>, databasePath: string, scratch: string, ids: string[]): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const replicated = await replicatedIds(env, databasePath, scratch);
+    if (ids.every((id) => replicated.has(id))) return Date.now() - started;
+    if (Date.now() - started > 15_000) throw new Error(`not in the replica after 15 s: ${ids.filter((id) => !replicated.has(id))}`);
+    await sleep(200);
+  }
+}
+
+/**
+ * The disaster: articles are published through the site's forms, they reach
+ * the replica, then the machine dies (SIGKILL to Litestream and the server
+ * together) and the whole data folder is lost. The next start, on an empty
+ * folder, restores the database from the replica before the server opens it.
+ */
+async function disasterRound(replica: Record<string, string>, name: string) {
+  const dataDir = path.join(root, name);
+  const scratch = mkdtempSync(path.join(root, `${name}-scratch-`));
+  const env = { DEMO_CONTENT: "off", SESSION_SECRET: "replication-test-secret-".padEnd(40, "x"), ...replica };
+
+  const first = await startServer(env, dataDir, { startCommand: true });
+  servers.push(first);
+  const litestreamPid = first.child.pid!;
+  expect(readFileSync(`/proc/${litestreamPid}/cmdline`, "utf8")).toContain("litestream");
+  // The web server is Litestream's child, told that Litestream checkpoints, without the storage's keys.
+  const environ = readFileSync(`/proc/${childrenOf(litestreamPid)[0]}/environ`, "utf8").split("\0");
+  expect(environ).toContain("LITESTREAM_REPLICATING=1");
+  expect(environ.filter((line) => line.includes("ACCESS_KEY"))).toEqual([]);
+
+  // Litestream's memory while the site writes: sampled every 20 ms.
+  let peakRss = rssMb(litestreamPid);
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(litestreamPid))), 20);
+  const { client, email } = await registerUser(first.url);
+  const acknowledged = new Map<string, string>();
+  for (let i = 0; i < 6; i++) {
+    const title = `Replikovaný článok ${name} ${i}`;
+    const id = await publish(client, title);
+    expect(id, title).toBeTruthy();
+    acknowledged.set(id!, title);
+  }
+
+  // Within seconds every acknowledged article is in the replica.
+  const lag = await waitForReplica(env, first.databasePath, scratch, [...acknowledged.keys()]);
+  clearInterval(sampler);
+
+  const exited = new Promise((resolve) => first.child.once("exit", resolve));
+  process.kill(-litestreamPid, "SIGKILL");
+  await exited;
+  await sleep(200);
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const second = await startServer(env, dataDir, { startCommand: true });
+  servers.push(second);
+  const rows = readDatabase(second.databasePath, (db) => {
+    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    return db.prepare("SELECT id, title FROM posts").all() as { id: string; title: string }[];
+  });
+  expect(new Map(rows.map((row) => [row.id, row.title]))).toEqual(acknowledged);
+  for (const [id, title] of acknowledged) {
+    const { response, html } = await getPage(`${second.url}/posts/${id}`);
+    expect(response.status).toBe(200);
+    expect(html).toContain(title);
+  }
+  // Images live on the volume and are not replicated yet (until they go to
+  // object storage): the restored articles have their rows and pages, not their pictures.
+  expect(existsSync(second.uploadsDir) ? readdirSync(second.uploadsDir) : []).toEqual([]);
+
+  // The author's account came back too, and what they publish now is replicated in turn.
+  const author = new Client(second.url);
+  expect((await author.post("/signinsignup", { intent: "signin", email, password: GOOD_PASSWORD })).response.status).toBe(303);
+  const later = await publish(author, `Po obnove ${name}`);
+  expect(later).toBeTruthy();
+  await waitForReplica(env, second.databasePath, scratch, [later!]);
+  const exitCode = new Promise((resolve) => second.child.once("exit", resolve));
+  await second.stop();
+  expect(await exitCode).toBe(0);
+
+  console.info(`${name}: ${acknowledged.size} articles replicated within ${lag} ms; Litestream's peak RSS ${peakRss.toFixed(1)} MB`);
+  return { peakRss };
+}
+
+type Listing = { objects: { key: string }[]; commonPrefixes: string[]; isTruncated: boolean };
+type ListingStore = { listObjects(bucket: string, options: { prefix?: string; delimiter?: string }): Promise<Listing> };
+
+/**
+ * s3rver 3.7.1 (the last) lists a common prefix only when an object lies
+ * directly below it, where S3 lists it for objects at any depth. Litestream
+ * lists its generations that way (`<path>/generations/<id>/wal/…`), so the
+ * listing is made here from all keys under the prefix, as S3 makes it.
+ */
+function listCommonPrefixesAtAnyDepth(s3: S3rver) {
+  const store = (s3 as unknown as { store: ListingStore }).store;
+  const list = store.listObjects.bind(store);
+  store.listObjects = async (bucket, { delimiter, ...options }) => {
+    const all = await list(bucket, options);
+    if (!delimiter) return all;
+    const prefix = options.prefix ?? "";
+    const below = (key: string) => key.indexOf(delimiter, prefix.length);
+    const commonPrefixes = new Set(all.objects.filter((o) => below(o.key) !== -1).map((o) => o.key.slice(0, below(o.key) + 1)));
+    return { ...all, objects: all.objects.filter((o) => below(o.key) === -1), commonPrefixes: [...commonPrefixes].sort() };
+  };
+}
+
+describe("replication with Litestream (scripts/serve.sh)", () => {
+  it("without LITESTREAM_REPLICA_URL runs the server as npm run serve does, with no Litestream", async () => {
+    const server = await startServer({ DEMO_CONTENT: "off" }, undefined, { startCommand: true });
+    servers.push(server);
+    // The script has become the server itself.
+    const command = readFileSync(`/proc/${server.child.pid}/cmdline`, "utf8").split("\0");
+    expect(command).toEqual(["node", ...NODE_FLAGS, "build/http/index.js", ""]);
+    expect((await getPage(`${server.url}/healthz`)).response.status).toBe(200);
+    await server.stop();
+  });
+
+  it("refuses settings it cannot use, saying what to fix", async () => {
+    const noKeys = await runStartCommand({ LITESTREAM_REPLICA_URL: "s3://dejiny/db" });
+    expect(noKeys.code).toBe(1);
+    expect(noKeys.output).toContain("set LITESTREAM_ACCESS_KEY_ID and LITESTREAM_SECRET_ACCESS_KEY");
+    const relative = await runStartCommand({ LITESTREAM_REPLICA_URL: "file://replica" });
+    expect(relative.output).toContain("must be s3://bucket/path or file:///absolute/path");
+    const endpoint = await runStartCommand({ LITESTREAM_REPLICA_URL: "s3://dejiny/db", LITESTREAM_ACCESS_KEY_ID: "a", LITESTREAM_SECRET_ACCESS_KEY: "b", LITESTREAM_ENDPOINT: "minio:9000" });
+    expect(endpoint.output).toContain("LITESTREAM_ENDPOINT must be the http(s):// address");
+  });
+
+  it("brings every acknowledged article back from a replica in a folder after the data folder is lost", async () => {
+    const { peakRss } = await disasterRound({ LITESTREAM_REPLICA_URL: `file://${path.join(root, "replica")}` }, "file");
+    expect(peakRss).toBeLessThan(64);
+  }, 60_000);
+
+  it("goes on replicating after npm run restore puts a backup of a site without replication in place", async () => {
+    const env = { DEMO_CONTENT: "off", LITESTREAM_REPLICA_URL: `file://${path.join(root, "restore-replica")}` };
+    const server = await startServer(env, path.join(root, "restore"), { startCommand: true });
+    servers.push(server);
+    const scratch = mkdtempSync(path.join(root, "restore-scratch-"));
+    const { client } = await registerUser(server.url);
+    const kept = (await publish(client, "V zálohe"))!;
+    const backup = path.join(root, "restore-backup");
+    expect((await runBuildCommand("runBackup", [backup], server)).code).toBe(0);
+    // As if the backup came from a site that never ran Litestream.
+    readDatabase(path.join(backup, "dejiny.db"), (db) => db.exec("DROP TABLE _litestream_seq; DROP TABLE _litestream_lock"), true);
+    const dropped = (await publish(client, "Po zálohe"))!;
+
+    const restore = await runBuildCommand("runRestore", [backup], server);
+    expect(restore.code, restore.output).toBe(0);
+    // Over 1,000 pages in the WAL: Litestream's next sync checkpoints, which needs its tables.
+    readDatabase(server.databasePath, (db) => db.exec("CREATE TABLE padding (x); INSERT INTO padding VALUES (randomblob(5000000)); DROP TABLE padding"), true);
+    const after = (await publish(client, "Po obnove zo zálohy"))!;
+    await waitForReplica(env, server.databasePath, scratch, [kept, after]);
+    expect((await replicatedIds(env, server.databasePath, scratch)).has(dropped)).toBe(false);
+    await server.stop();
+  }, 60_000);
+
+  it("brings every acknowledged article back from an S3-compatible replica after the data folder is lost", async () => {
+    const s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: path.join(root, "s3-storage"), configureBuckets: [{ name: "dejiny", configs: [] }] });
+    listCommonPrefixesAtAnyDepth(s3);
+    const { port } = await s3.run();
+    try {
+      const { peakRss } = await disasterRound(
+        {
+          LITESTREAM_REPLICA_URL: "s3://dejiny/dejiny.db",
+          LITESTREAM_ENDPOINT: `http://127.0.0.1:${port}`,
+          // s3rver's own credentials.
+          LITESTREAM_ACCESS_KEY_ID: "S3RVER",
+          LITESTREAM_SECRET_ACCESS_KEY: "S3RVER",
+        },
+        "s3",
+      );
+      expect(peakRss).toBeLessThan(64);
+    } finally {
+      await s3.close();
+    }
+  }, 60_000);
+});
