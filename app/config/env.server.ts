@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { closeSync, fchmodSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { SocialLink } from "~/lib/site";
 
@@ -32,14 +33,24 @@ const SOCIAL_SETTINGS = [
   ["SOCIAL_YOUTUBE_URL", "YouTube"],
 ] as const;
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
+/** Where the session secret is kept, in the data folder, when SESSION_SECRET is not set. */
+export const SESSION_SECRET_FILE = "session-secret";
+const SESSION_SECRET_MIN_LENGTH = 32;
 
 /** A configuration mistake: its message says what to fix (the server prints only that). */
 export class EnvError extends Error {
   name = "EnvError";
 }
 
-export function readEnv(source: Record<string, string | undefined> = process.env): Env {
+/**
+ * The settings in `source`, checked. Without SESSION_SECRET the secret comes
+ * from `storedSecret(dataDir)` (by default the data folder's session-secret
+ * file), asked only once everything else is valid.
+ */
+export function readEnv(
+  source: Record<string, string | undefined> = process.env,
+  storedSecret: (dataDir: string) => string = storedSessionSecret,
+): Env {
   const problems: string[] = [];
   const production = source.NODE_ENV === "production";
 
@@ -61,18 +72,9 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     problems.push(`PUBLIC_URL must be an http(s) URL such as https://dejiny.example, got "${source.PUBLIC_URL}".`);
   }
 
-  // A secret only protects anything once others can reach the server: a
-  // production server listening beyond loopback must be given a stable one.
-  let sessionSecret = source.SESSION_SECRET ?? "";
-  if (sessionSecret && sessionSecret.length < 32) {
-    problems.push("SESSION_SECRET must be at least 32 characters (e.g. the output of `openssl rand -hex 32`).");
-  } else if (!sessionSecret) {
-    if (production && !LOOPBACK_HOSTS.has(host)) {
-      problems.push(
-        `SESSION_SECRET is required in production when listening on ${host}. Generate one with \`openssl rand -hex 32\`.`,
-      );
-    }
-    sessionSecret = randomBytes(32).toString("hex");
+  const explicitSecret = source.SESSION_SECRET || undefined;
+  if (explicitSecret && explicitSecret.length < SESSION_SECRET_MIN_LENGTH) {
+    problems.push(`SESSION_SECRET must be at least ${SESSION_SECRET_MIN_LENGTH} characters (e.g. the output of \`openssl rand -hex 32\`), or leave it unset.`);
   }
 
   const demo = (source.DEMO_CONTENT ?? "on").toLowerCase();
@@ -96,12 +98,13 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     throw new EnvError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
   }
 
+  const dataDir = path.dirname(databasePath);
   return {
     production,
     databasePath,
     uploadsDir,
-    dataDir: path.dirname(databasePath),
-    sessionSecret,
+    dataDir,
+    sessionSecret: explicitSecret ?? storedSecret(dataDir),
     publicUrl,
     secureCookies: publicUrl.startsWith("https:"),
     port,
@@ -115,6 +118,70 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     contactEmail,
     litestreamReplicating: source.LITESTREAM_REPLICATING === "1",
   };
+}
+
+/**
+ * The session secret kept in `<dataDir>/session-secret`, made on the first
+ * start (of the server or of `npm run admin`), so that sessions survive
+ * restarts and upgrades with nothing to set. Race-free: the secret is written
+ * whole to a temporary file (mode 0600), then linked into place, which fails
+ * if another process got there first; the loser reads the winner's. A file
+ * that is there but unusable is refused, never replaced: a new secret would
+ * sign everyone out without a word.
+ */
+export function storedSessionSecret(dataDir: string, log: (line: string) => void = console.info): string {
+  const file = path.join(dataDir, SESSION_SECRET_FILE);
+  const existing = readSecretFile(file);
+  if (existing !== undefined) return existing;
+
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  const temporary = `${file}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
+  const fd = openSync(temporary, "wx", 0o600);
+  try {
+    fchmodSync(fd, 0o600); // whatever the umask
+    writeSync(fd, `${secret}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return readSecretFile(file)!;
+  } finally {
+    unlinkSync(temporary);
+  }
+  log(`Generated a session secret in ${file}; keep it with the data.`);
+  return secret;
+}
+
+/** The secret in `file`, or undefined when there is none; a file that cannot be used is an EnvError saying why. */
+function readSecretFile(file: string): string | undefined {
+  let stat;
+  try {
+    stat = lstatSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  const remedy = "Fix it, or delete it to have a new one made (which signs everyone out), or set SESSION_SECRET.";
+  if (!stat.isFile()) throw new EnvError(`${file} is not a regular file. ${remedy}`);
+  if (stat.mode & 0o077) {
+    throw new EnvError(`${file} is open to other users (mode ${(stat.mode & 0o777).toString(8)}): run \`chmod 600 ${file}\`, or set SESSION_SECRET.`);
+  }
+  let secret: string;
+  try {
+    secret = readFileSync(file, "utf8").trim();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new EnvError(`Cannot read ${file} (${code}): it must belong to the user the server runs as (uid ${process.getuid?.()}). ${remedy}`);
+  }
+  if (secret.length < SESSION_SECRET_MIN_LENGTH) {
+    throw new EnvError(`${file} holds fewer than ${SESSION_SECRET_MIN_LENGTH} characters: too short for a session secret. ${remedy}`);
+  }
+  return secret;
 }
 
 export const env = readEnv();

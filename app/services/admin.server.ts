@@ -1,6 +1,7 @@
 import { isAccountAction } from "~/lib/moderation";
 import { showHiddenControls } from "~/lib/rules";
 import { getUserByEmail, listUsers } from "~/models/users.server";
+import { removeDemoContent } from "./demo.server";
 import { moderateAccount } from "./moderation.server";
 
 const USAGE = `Usage: npm run admin -- <command>
@@ -9,6 +10,7 @@ const USAGE = `Usage: npm run admin -- <command>
   disable <email>           stop the account from signing in (its sessions end at once)
   enable <email>            allow a disabled account to sign in again
   remove-articles <email>   delete every article of the account, with its images
+  remove-demo               delete the demo articles, with their images (they do not come back)
   list                      list the accounts
 Every change is written to the moderation log (/admin/log).`;
 
@@ -26,6 +28,10 @@ export async function runAdminCommand(args: string[]): Promise<{ code: number; o
       (u) => `${showHiddenControls(u.email)}\t${showHiddenControls(u.displayName)}\t${u.isAdmin ? "admin" : "user"}${u.disabledAt ? "\tdisabled" : ""}${u.passwordHash ? "" : "\tno sign-in"}`,
     );
     return { code: 0, output: rows.length ? rows.join("\n") : "No accounts yet." };
+  }
+  if (command === "remove-demo") {
+    const removed = await removeDemoContent();
+    return { code: 0, output: removed ? `remove-demo: removed ${removed} demo articles with their images.` : "remove-demo: there are no demo articles." };
   }
   const action = Object.hasOwn(COMMANDS, command ?? "") ? COMMANDS[command as keyof typeof COMMANDS] : undefined;
   if (!isAccountAction(action) || !email) return { code: 2, output: USAGE };

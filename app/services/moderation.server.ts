@@ -15,7 +15,8 @@ import { release, reportAttempts, reserve } from "./throttle.server";
  * every action is in the moderation log (written in the same transaction).
  */
 
-export type ModerationResult = { ok: true; message: string } | { ok: false; status: number; error: string };
+/** `removed`: how many articles "remove all articles" removed. */
+export type ModerationResult = { ok: true; message: string; removed?: number } | { ok: false; status: number; error: string };
 
 const refuse = (status: number, error: string): ModerationResult => ({ ok: false, status, error });
 
@@ -38,7 +39,7 @@ export async function moderateAccount(actor: Actor, userId: string, action: Acco
   if (!user) return refuse(404, MODERATION_MESSAGES.noSuchAccount);
   if (action === "removeArticles") {
     const removed = await removePostsOf(user.id, (count) => logModeration(actor, "removeArticles", { user, detail: articleCount(count) }));
-    return { ok: true, message: `${ACCOUNT_ACTIONS.removeArticles.done} (${removed})` };
+    return { ok: true, message: `${ACCOUNT_ACTIONS.removeArticles.done} (${removed})`, removed };
   }
   const takesAdminAway = action === "disable" || action === "revoke";
   if (takesAdminAway && actor !== "command line" && actor.id === user.id) return refuse(400, MODERATION_MESSAGES.notYourself);

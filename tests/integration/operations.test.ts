@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
+import { publish } from "../../scripts/lib/publish";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
+import { readDatabase } from "../support/http";
 
 // A server of its own: these tests use up its throttling budget and restart it.
 const dataDir = mkdtempSync(path.join(tmpdir(), "dejiny-ops-"));
@@ -133,5 +135,36 @@ describe("npm run admin", () => {
     expect((await admin("enable", email)).code).toBe(0);
     expect(await admin("grant", "nikto@example.com")).toMatchObject({ code: 1, output: expect.stringContaining("No account") });
     expect(await admin("bogus")).toMatchObject({ code: 2, output: expect.stringContaining("Usage") });
+  });
+
+  it("remove-demo removes the demo articles with their images, logs it, and they do not come back", async () => {
+    const demoDir = mkdtempSync(path.join(tmpdir(), "dejiny-demo-"));
+    let site = await startServer({ DEMO_CONTENT: "on" }, demoDir);
+    const query = <T>(sql: string) => readDatabase(site.databasePath, (db) => db.prepare(sql).all() as T[]);
+    const demoImages = query<{ image: string }>("SELECT image FROM posts JOIN users u ON u.id = author_id WHERE u.email = 'demo@dejiny.invalid'").map((row) => row.image);
+    expect(demoImages).toHaveLength(12);
+    const { client } = await registerUser(site.url);
+    const own = await publish(client, "Článok, ktorý zostane");
+
+    const removeDemo = () => runBuildCommand("runAdminCommand", ["remove-demo"], site);
+    expect(await removeDemo()).toEqual({ code: 0, output: "remove-demo: removed 12 demo articles with their images.\n" });
+    expect(query<{ id: string }>("SELECT id FROM posts")).toEqual([{ id: own }]);
+    const files = readdirSync(site.uploadsDir);
+    for (const key of demoImages) expect(files.filter((name) => name.startsWith(key))).toEqual([]);
+    expect(query("SELECT actor_name, action, target_user_name, detail FROM moderation_log").at(-1)).toEqual({
+      actor_name: "príkazový riadok (npm run admin)",
+      action: "removeArticles",
+      target_user_name: "Redakcia Dejiny",
+      detail: "12 článkov",
+    });
+
+    // A later start publishes no demo again.
+    await site.stop();
+    site = await startServer({ DEMO_CONTENT: "on" }, demoDir);
+    const { doc } = await new Client(site.url).get("/posts");
+    expect(doc.querySelectorAll(".card")).toHaveLength(1);
+    expect(await removeDemo()).toEqual({ code: 0, output: "remove-demo: there are no demo articles.\n" });
+    await site.stop();
+    rmSync(demoDir, { recursive: true, force: true });
   });
 });

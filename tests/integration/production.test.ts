@@ -1,9 +1,11 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, GOOD_PASSWORD, registerUser } from "../../scripts/lib/client";
 import { runServerExpectingExit, startServer, type RunningServer } from "../../scripts/lib/server";
+import { runBuildCommand } from "../support/commands";
 import { getPage, INTERNALS } from "../support/http";
 
 describe("a production start, as the container does it", () => {
@@ -80,9 +82,57 @@ describe("a production start, as the container does it", () => {
   });
 });
 
+describe("the session secret, without SESSION_SECRET", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "dejiny-secret-"));
+  const env = { HOST: "0.0.0.0", DEMO_CONTENT: "off" };
+  const local = (server: RunningServer) => server.url.replace("0.0.0.0", "127.0.0.1");
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("is made once in the data folder (0600), even by processes starting together, and keeps sessions across restarts; SESSION_SECRET wins", async () => {
+    // A site that ran with SESSION_SECRET: its database exists, no secret file was made.
+    let server = await startServer({ ...env, SESSION_SECRET: "x".repeat(64) }, root);
+    const { email } = await registerUser(local(server));
+    await server.stop();
+    const secretFile = path.join(server.dataDir, "data", "session-secret");
+    expect(existsSync(secretFile)).toBe(false);
+
+    // The server and three `npm run admin` start at once on the same data folder: one secret.
+    const commands = Array.from({ length: 3 }, () => runBuildCommand("runAdminCommand", ["list"], server));
+    server = await startServer(env, root);
+    const runs = await Promise.all(commands);
+    for (const run of runs) expect(run.code, run.output).toBe(0);
+    const outputs = [server.output(), ...runs.map((run) => run.output)];
+    expect(outputs.join("").match(/Generated a session secret in \S+session-secret; keep it with the data\./g)).toHaveLength(1);
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+    expect(readdirSync(path.dirname(secretFile)).filter((name) => name.includes("session-secret"))).toEqual(["session-secret"]);
+
+    const client = new Client(local(server));
+    const { response } = await client.post("/signinsignup", { intent: "signin", email, password: GOOD_PASSWORD });
+    expect(response.status).toBe(303);
+    expect(await client.isSignedIn()).toBe(true);
+
+    // Restarted on the same data folder: the same secret, the cookie still works, nothing logged.
+    await server.stop();
+    server = await startServer(env, root);
+    expect(server.output()).not.toContain("session secret");
+    const again = new Client(local(server));
+    again.cookies = client.cookies;
+    expect(await again.isSignedIn()).toBe(true);
+    await server.stop();
+
+    // An explicit SESSION_SECRET wins over the file (so the old cookie is no longer accepted).
+    server = await startServer({ ...env, SESSION_SECRET: "y".repeat(64) }, root);
+    const other = new Client(local(server));
+    other.cookies = client.cookies;
+    expect(await other.isSignedIn()).toBe(false);
+    await server.stop();
+  });
+});
+
 describe("start-up configuration errors", () => {
-  it("refuses to run in production on a public address without SESSION_SECRET, saying why", async () => {
+  it("refuses a session-secret file others can read, saying why and what to do", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "dejiny-env-"));
+    writeFileSync(path.join(dir, "session-secret"), "z".repeat(64), { mode: 0o644 });
     const { code, output } = await runServerExpectingExit({
       NODE_ENV: "production",
       HOST: "0.0.0.0",
@@ -91,7 +141,7 @@ describe("start-up configuration errors", () => {
     });
     rmSync(dir, { recursive: true, force: true });
     expect(code).toBe(1);
-    expect(output).toContain("SESSION_SECRET is required");
+    expect(output).toContain(`${path.join(dir, "session-secret")} is open to other users (mode 644): run \`chmod 600`);
     expect(output).not.toMatch(/\n\s+at /);
   });
 });

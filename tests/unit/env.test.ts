@@ -1,5 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { EnvError, readEnv } from "~/config/env.server";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { EnvError, readEnv as readEnvWith, SESSION_SECRET_FILE, storedSessionSecret } from "~/config/env.server";
+
+const STORED = "s".repeat(64);
+/** readEnv with a stand-in for the data folder's secret file: these tests touch no files. */
+const readEnv = (source: Record<string, string>) => readEnvWith(source, () => STORED);
 
 describe("readEnv", () => {
   it("has defaults that run the site locally", () => {
@@ -10,11 +17,21 @@ describe("readEnv", () => {
     expect(env.uploadsDir).toMatch(/uploads$/);
     expect(env.demoContent).toBe(true);
     expect(env.secureCookies).toBe(false);
-    expect(env.sessionSecret).toHaveLength(64);
+    expect(env.dataDir).toBe(path.dirname(env.databasePath));
   });
-  it("requires a session secret in production beyond loopback", () => {
-    expect(() => readEnv({ NODE_ENV: "production", HOST: "0.0.0.0" })).toThrow(/SESSION_SECRET is required/);
-    expect(() => readEnv({ NODE_ENV: "production", HOST: "0.0.0.0", SESSION_SECRET: "x".repeat(32) })).not.toThrow();
+  it("takes SESSION_SECRET when set, on any host; otherwise the stored secret of the data folder", () => {
+    const asked: string[] = [];
+    const stored = (dir: string) => {
+      asked.push(dir);
+      return STORED;
+    };
+    expect(readEnvWith({ NODE_ENV: "production", HOST: "0.0.0.0", SESSION_SECRET: "x".repeat(32) }, stored).sessionSecret).toBe("x".repeat(32));
+    expect(asked).toEqual([]);
+    expect(readEnvWith({ NODE_ENV: "production", HOST: "0.0.0.0", DATABASE_PATH: "/srv/dejiny/db.sqlite" }, stored).sessionSecret).toBe(STORED);
+    expect(asked).toEqual(["/srv/dejiny"]);
+    // A configuration with mistakes touches no file.
+    expect(() => readEnvWith({ PORT: "x" }, stored)).toThrow(EnvError);
+    expect(asked).toHaveLength(1);
   });
   it("lists every problem at once", () => {
     try {
@@ -39,5 +56,74 @@ describe("readEnv", () => {
     expect(() => readEnv({ SOCIAL_FACEBOOK_URL: "javascript:alert(1)" })).toThrow(/SOCIAL_FACEBOOK_URL/);
     expect(() => readEnv({ SOCIAL_YOUTUBE_URL: "youtube.com/dejiny" })).toThrow(/SOCIAL_YOUTUBE_URL/);
     expect(() => readEnv({ CONTACT_EMAIL: "redakcia" })).toThrow(/CONTACT_EMAIL/);
+  });
+});
+
+describe("the stored session secret", () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "dejiny-secret-"));
+    dirs.push(dir);
+    return path.join(dir, "data");
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is made on the first start (mode 0600, logged once) and read back on the next", () => {
+    const dir = dataDir();
+    const lines: string[] = [];
+    const secret = storedSessionSecret(dir, (line) => lines.push(line));
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    const file = path.join(dir, SESSION_SECRET_FILE);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, "utf8").trim()).toBe(secret);
+    expect(lines).toEqual([`Generated a session secret in ${file}; keep it with the data.`]);
+
+    expect(storedSessionSecret(dir, (line) => lines.push(line))).toBe(secret);
+    expect(lines).toHaveLength(1);
+    // Nothing is left beside it (no temporary file).
+    expect(readdirSync(dir)).toEqual([SESSION_SECRET_FILE]);
+  });
+
+  it("keeps a secret the owner wrote into the file", () => {
+    const dir = dataDir();
+    storedSessionSecret(dir, () => {});
+    writeFileSync(path.join(dir, SESSION_SECRET_FILE), `  ${"k".repeat(40)}\n`);
+    expect(storedSessionSecret(dir, () => {})).toBe("k".repeat(40));
+  });
+
+  it("is not used when SESSION_SECRET is set: no file is made", () => {
+    const dir = dataDir();
+    const env = readEnvWith({ SESSION_SECRET: "e".repeat(32), DATABASE_PATH: path.join(dir, "dejiny.db") });
+    expect(env.sessionSecret).toBe("e".repeat(32));
+    expect(() => readdirSync(dir)).toThrow(/ENOENT/);
+  });
+
+  it("refuses a file that is too short, readable by others, unreadable or not a file, saying what to do; it is never replaced", () => {
+    const dir = dataDir();
+    storedSessionSecret(dir, () => {});
+    const file = path.join(dir, SESSION_SECRET_FILE);
+
+    writeFileSync(file, "short\n");
+    expect(() => storedSessionSecret(dir)).toThrow(new EnvError(`${file} holds fewer than 32 characters: too short for a session secret. Fix it, or delete it to have a new one made (which signs everyone out), or set SESSION_SECRET.`));
+    expect(readFileSync(file, "utf8")).toBe("short\n");
+
+    writeFileSync(file, "g".repeat(64));
+    chmodSync(file, 0o640);
+    expect(() => storedSessionSecret(dir)).toThrow(`${file} is open to other users (mode 640): run \`chmod 600 ${file}\`, or set SESSION_SECRET.`);
+    chmodSync(file, 0o604);
+    expect(() => storedSessionSecret(dir)).toThrow(/is open to other users \(mode 604\)/);
+
+    // root reads any file: only another user meets a file it cannot read.
+    if (process.getuid?.() !== 0) {
+      chmodSync(file, 0o200);
+      expect(() => storedSessionSecret(dir)).toThrow(/Cannot read .*session-secret \(EACCES\): it must belong to the user the server runs as/);
+    }
+
+    rmSync(file);
+    writeFileSync(path.join(dir, "elsewhere"), "h".repeat(64), { mode: 0o600 });
+    symlinkSync(path.join(dir, "elsewhere"), file);
+    expect(() => storedSessionSecret(dir)).toThrow(/is not a regular file/);
   });
 });
