@@ -194,6 +194,13 @@ describe("replication with Litestream (scripts/serve.sh)", () => {
     const scratch = mkdtempSync(path.join(root, "restore-scratch-"));
     const { client } = await registerUser(server.url);
     const kept = (await publish(client, "V zálohe"))!;
+    // Litestream sets up its tables once it notices the database the server made (it looks about once a second).
+    const litestreamTables = () =>
+      readDatabase(server.databasePath, (db) => db.prepare("SELECT count(*) FROM sqlite_master WHERE name LIKE '\_litestream\_%' ESCAPE '\\'").pluck().get());
+    for (let waited = 0; litestreamTables() !== 2; waited += 100) {
+      expect(waited, "Litestream did not set up its tables").toBeLessThan(10_000);
+      await sleep(100);
+    }
     const backup = path.join(root, "restore-backup");
     expect((await runBuildCommand("runBackup", [backup], server)).code).toBe(0);
     // As if the backup came from a site that never ran Litestream.
