@@ -45,8 +45,9 @@ import { contentSecurityPolicy } from "./security";
 export const NONCE_PLACEHOLDER = `@@${randomBytes(15).toString("base64url")}@@`;
 /** How much a store keeps before it lets the least recently used pages go. */
 type StoreLimits = { maxEntries: number; maxBytes: number };
-const PAGE_LIMITS: StoreLimits = { maxEntries: 500, maxBytes: 48 * 1024 * 1024 };
-const SEARCH_LIMITS: StoreLimits = { maxEntries: 200, maxBytes: 8 * 1024 * 1024 };
+// Bytes as held (each page plain and gzipped): about what the cache took before it kept pages this way.
+const PAGE_LIMITS: StoreLimits = { maxEntries: 500, maxBytes: 30 * 1024 * 1024 };
+const SEARCH_LIMITS: StoreLimits = { maxEntries: 200, maxBytes: 5 * 1024 * 1024 };
 
 const CACHEABLE_PATH = /^\/(?:posts(?:\/[\w-]+)?|conflicts)?$/;
 const CACHEABLE_PARAMS = new Set(["q", "tag", "limit"]);
