@@ -187,9 +187,10 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
       // Only canonical addresses (a known tag, a whole number of pages), so
       // junk values can neither fill the cache nor push real pages out of it.
       const list = readListState(url.searchParams);
-      const canonical = onlyListParams(url.searchParams) && !list.unknownTag && `?${url.searchParams}` === (listSearch(list) || "?");
+      const search = listSearch(list);
+      const canonical = onlyListParams(url.searchParams) && !list.unknownTag && `?${url.searchParams}` === (search || "?");
       // Keyed by the canonical form too: the same list spelt with other %-escapes is one entry.
-      if (canonical) return { key: `${url.pathname}${listSearch(list)}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
+      if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
       return articleId !== undefined && !pages.articleExists(articleId) ? missingArticle(url) : null;
     }
     const route = matchRoute(url.pathname);

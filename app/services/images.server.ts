@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { access, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Sharp, SharpOptions } from "sharp";
 import { IMAGE_FORMATS, IMAGE_VARIANTS, IMAGE_WIDTHS, THUMBNAIL, THUMBNAIL_SIZE, VARIANT_FILE, type ImageFormat, type ImageVariant } from "~/lib/images";
 import { IMAGE_MAX_PIXELS } from "~/lib/rules";
-import { setTimeout as sleep } from "node:timers/promises";
 import { BusyError, createLimiter } from "./concurrency.server";
 import { env } from "~/config/env.server";
 
