@@ -2,6 +2,7 @@ import { env } from "~/config/env.server";
 import { closeWatcher, pageDataStamp } from "~/db/changes.server";
 import { sqlite } from "~/db/connection.server";
 import { postExists } from "~/models/posts.server";
+import { imageStore } from "~/services/image-store.server";
 import { requestInfo } from "~/services/request-log.server";
 import { getCurrentUser } from "~/services/session.server";
 import { startup } from "~/services/startup.server";
@@ -20,6 +21,8 @@ export const appForServer = {
     closeWatcher();
     sqlite.close();
   },
+  /** An uploaded image's file, to be sent (null when there is none), from the folder or the bucket. */
+  openImage: async (name: string) => (await imageStore()).open(name),
   /** Run a request's handling with a record the app fills in for its log line (who it was). */
   requestInfo,
   /** What the page cache asks of the app. */

@@ -9,6 +9,7 @@ import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
 import { readdirSync } from "node:fs";
 import { createServer } from "node:http";
+import { pipeline } from "node:stream/promises";
 import path from "node:path";
 import { THUMBNAIL, VARIANT_FILE } from "~/lib/images";
 import type { AppForServer } from "~/server-interface.server";
@@ -134,23 +135,48 @@ app.use((req, res, next) => {
 });
 
 // Uploaded images: only names the image store writes; never a path.
-app.get("/images/:name", (req, res) => {
-  if (!VARIANT_FILE.test(req.params.name)) {
-    res.status(404).type("text/plain").send("Not found");
-    return;
-  }
-  const options = { root: env.uploadsDir, immutable: true, maxAge: "1y", dotfiles: "deny" as const, headers: IMAGE_HEADERS };
-  res.sendFile(req.params.name, options, (error) => {
-    if (!error || res.headersSent) return;
+app.get("/images/:name", async (req, res, next) => {
+  const name = VARIANT_FILE.exec(req.params.name);
+  try {
+    if (name && (await sendImage(req, res, name[0], { immutable: true }))) return;
     // An image stored before thumbnails existed gets its thumbnail in the background after
     // an upgrade (addMissingThumbnails); meanwhile its 400 px variant stands in, not for long.
-    const [, key, variant, format] = VARIANT_FILE.exec(req.params.name)!;
-    if (variant !== THUMBNAIL) return void res.status(404).type("text/plain").send("Not found");
-    res.sendFile(`${key}-400.${format}`, { ...options, immutable: false, maxAge: 0 }, (fallbackError) => {
-      if (fallbackError && !res.headersSent) res.status(404).type("text/plain").send("Not found");
-    });
-  });
+    if (name?.[2] === THUMBNAIL && (await sendImage(req, res, `${name[1]}-400.${name[3]}`, { immutable: false }))) return;
+  } catch (error) {
+    return next(error);
+  }
+  res.status(404).type("text/plain").send("Not found");
 });
+
+/**
+ * Send a stored image with the headers express's sendFile gave (year-long
+ * caching of names that never change, validators for conditional requests),
+ * streamed from the folder or the bucket. False when there is no such file.
+ */
+async function sendImage(req: express.Request, res: express.Response, name: string, { immutable }: { immutable: boolean }): Promise<boolean> {
+  const file = await app$.openImage(name);
+  if (!file) return false;
+  res.set({
+    ...IMAGE_HEADERS,
+    "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "public, max-age=0",
+    "Last-Modified": file.modified.toUTCString(),
+    ETag: file.etag,
+  });
+  res.type(path.extname(name));
+  if (req.fresh || req.method === "HEAD") {
+    file.body.destroy();
+    if (req.fresh) res.status(304);
+    else res.set("Content-Length", String(file.size));
+    res.end();
+    return true;
+  }
+  res.set("Content-Length", String(file.size));
+  // A client that goes away closes the file (or the bucket's connection) too.
+  pipeline(file.body, res).catch((error) => {
+    if (error.code !== "ERR_STREAM_PREMATURE_CLOSE") console.error(`Could not send image ${name}`, error);
+  });
+  return true;
+}
 
 if (viteDevServer) {
   app.use(viteDevServer.middlewares);

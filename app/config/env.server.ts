@@ -25,6 +25,20 @@ export type Env = {
   contactEmail: string | undefined;
   /** Litestream replicates the database and does its checkpoints (scripts/serve.sh says so). */
   litestreamReplicating: boolean;
+  /** Images in S3-compatible object storage instead of `uploadsDir`, when set. */
+  imageBucket: ImageBucket | undefined;
+};
+
+/** Where in S3-compatible object storage the images are kept, and how to reach it. */
+export type ImageBucket = {
+  bucket: string;
+  /** Prepended to every file name: "" or ends in "/". */
+  prefix: string;
+  /** An S3-compatible service (MinIO, R2, …); undefined for AWS S3. */
+  endpoint: string | undefined;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
 };
 
 const SOCIAL_SETTINGS = [
@@ -94,6 +108,8 @@ export function readEnv(
   const contactEmail = source.CONTACT_EMAIL || undefined;
   if (contactEmail && !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(contactEmail)) problems.push(`CONTACT_EMAIL must be an e-mail address, got "${contactEmail}".`);
 
+  const imageBucket = readImageBucket(source, problems);
+
   if (problems.length > 0) {
     throw new EnvError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
   }
@@ -117,7 +133,26 @@ export function readEnv(
     socialLinks,
     contactEmail,
     litestreamReplicating: source.LITESTREAM_REPLICATING === "1",
+    imageBucket,
   };
+}
+
+/** IMAGE_STORE_URL=s3://bucket/prefix and its companions; undefined (the folder) when unset. */
+function readImageBucket(source: Record<string, string | undefined>, problems: string[]): ImageBucket | undefined {
+  const url = source.IMAGE_STORE_URL;
+  if (!url) return undefined;
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
+  if (!match) problems.push(`IMAGE_STORE_URL must be s3://bucket or s3://bucket/folder, got "${url}".`);
+  const accessKeyId = source.IMAGE_STORE_ACCESS_KEY_ID ?? "";
+  const secretAccessKey = source.IMAGE_STORE_SECRET_ACCESS_KEY ?? "";
+  if (!accessKeyId || !secretAccessKey) problems.push("IMAGE_STORE_URL is set: set IMAGE_STORE_ACCESS_KEY_ID and IMAGE_STORE_SECRET_ACCESS_KEY too.");
+  const endpoint = source.IMAGE_STORE_ENDPOINT || undefined;
+  if (endpoint && !/^https?:\/\/[^\s/]+\/?$/.test(endpoint)) {
+    problems.push(`IMAGE_STORE_ENDPOINT must be the http(s):// address of an S3-compatible service, got "${endpoint}".`);
+  }
+  if (!match) return undefined;
+  const folder = (match[2] ?? "").replace(/^\/+|\/+$/g, "");
+  return { bucket: match[1], prefix: folder ? `${folder}/` : "", endpoint, region: source.IMAGE_STORE_REGION || "us-east-1", accessKeyId, secretAccessKey };
 }
 
 /**

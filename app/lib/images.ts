@@ -14,8 +14,13 @@ export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
 export type ImageVariant = (typeof IMAGE_VARIANTS)[number];
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 
+/** The name of a variant's file in the image store: what VARIANT_FILE matches. */
+export function variantFile(key: string, variant: ImageVariant, format: ImageFormat): string {
+  return `${key}-${variant}.${format}`;
+}
+
 export function imageUrl(key: string, variant: ImageVariant, format: ImageFormat): string {
-  return `/images/${key}-${variant}.${format}`;
+  return `/images/${variantFile(key, variant, format)}`;
 }
 
 export function imageSrcSet(key: string, format: ImageFormat): string {

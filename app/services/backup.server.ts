@@ -1,18 +1,25 @@
 import Database from "better-sqlite3";
-import { copyFile, mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { VARIANT_FILE } from "~/lib/images";
 import { migrateDatabase, sqlite } from "~/db/connection.server";
 import { indexMissingPosts } from "~/models/search.server";
 import { env } from "~/config/env.server";
+import { folderStore, imageStore, type ImageStore } from "./image-store.server";
 
 type Report = { code: number; output: string };
 
-async function copyImages(from: string, to: string, only?: (name: string) => boolean): Promise<number> {
-  await mkdir(to, { recursive: true });
-  const names = (await readdir(from).catch(() => [] as string[])).filter((name) => VARIANT_FILE.test(name) && (!only || only(name)));
-  for (const name of names) await copyFile(path.join(from, name), path.join(to, name));
-  return names.length;
+/** Copy the image files from one store to another (a folder of a backup, the site's folder or bucket), one file at a time. */
+async function copyImages(from: ImageStore, to: ImageStore, only?: (name: string) => boolean | Promise<boolean>): Promise<number> {
+  let copied = 0;
+  for await (const name of from.names()) {
+    if (!VARIANT_FILE.test(name) || (only && !(await only(name)))) continue;
+    const bytes = await from.read(name);
+    if (!bytes) continue; // deleted meanwhile
+    await to.write(name, bytes);
+    copied++;
+  }
+  return copied;
 }
 
 /** What a database copy holds: its number of posts and the image keys it refers to. */
@@ -29,9 +36,11 @@ function describeCopy(databaseFile: string): { posts: number; keys: Set<string> 
 
 /**
  * `npm run backup -- <target>`: a consistent copy of the database (SQLite's
- * online backup, safe while the site runs) and of the images it refers to.
- * Images are copied before and after the database snapshot, so every image
- * the snapshot refers to is in the copy, even if it was uploaded meanwhile.
+ * online backup, safe while the site runs) and of the images it refers to,
+ * into the backup's folder, whether the site keeps them in a folder or in
+ * a bucket (where a deleted article's images are deleted too). Images are
+ * copied before and after the database snapshot, so every image the
+ * snapshot refers to is in the copy, even if it was uploaded meanwhile.
  */
 export async function runBackup(target: string | undefined): Promise<Report> {
   if (!target) return { code: 2, output: "Usage: npm run backup -- <target folder>" };
@@ -40,11 +49,15 @@ export async function runBackup(target: string | undefined): Promise<Report> {
   if (existing.length > 0) return { code: 1, output: `${folder} is not empty: choose a new folder for the backup.` };
   const uploads = path.join(folder, "uploads");
   const databaseFile = path.join(folder, "dejiny.db");
+  const site = await imageStore();
+  const copy = folderStore(uploads);
+  await mkdir(uploads, { recursive: true });
 
-  await copyImages(env.uploadsDir, uploads);
+  await copyImages(site, copy);
   await sqlite.backup(databaseFile);
   const { posts, keys } = describeCopy(databaseFile);
-  await copyImages(env.uploadsDir, uploads, (name) => keys.has(VARIANT_FILE.exec(name)![1]));
+  // What was uploaded since the first pass.
+  await copyImages(site, copy, async (name) => keys.has(VARIANT_FILE.exec(name)![1]) && !(await copy.has(name)));
 
   const present = new Set((await readdir(uploads)).map((name) => VARIANT_FILE.exec(name)?.[1]));
   const missing = [...keys].filter((key) => !present.has(key));
@@ -98,9 +111,10 @@ export async function runRestore(source: string | undefined): Promise<Report> {
 
     const suffix = `.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     await sqlite.backup(`${env.databasePath}${suffix}`);
-    await copyImages(env.uploadsDir, `${env.uploadsDir}${suffix}`);
+    const site = await imageStore();
+    await copyImages(site, folderStore(`${env.uploadsDir}${suffix}`));
     // The restored articles' images first, so that none is missing once the database switches.
-    const images = await copyImages(path.join(folder, "uploads"), env.uploadsDir);
+    const images = await copyImages(folderStore(path.join(folder, "uploads")), site);
     const replication = litestreamTables();
     if (!(await copyInto(backup, env.databasePath))) {
       return { code: 1, output: "The database stayed busy for 10 s: nothing was restored. Try again in a moment." };

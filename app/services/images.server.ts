@@ -1,12 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Sharp, SharpOptions } from "sharp";
-import { IMAGE_FORMATS, IMAGE_VARIANTS, IMAGE_WIDTHS, THUMBNAIL, THUMBNAIL_SIZE, VARIANT_FILE, type ImageFormat, type ImageVariant } from "~/lib/images";
+import { IMAGE_FORMATS, IMAGE_VARIANTS, IMAGE_WIDTHS, THUMBNAIL, THUMBNAIL_SIZE, VARIANT_FILE, variantFile, type ImageVariant } from "~/lib/images";
 import { IMAGE_MAX_PIXELS } from "~/lib/rules";
 import { BusyError, createLimiter } from "./concurrency.server";
-import { env } from "~/config/env.server";
+import { imageStore } from "./image-store.server";
 
 /**
  * One image at a time for the whole process: decoding takes tens of MB and a
@@ -53,10 +51,6 @@ async function decode(input: Buffer) {
   }
 }
 
-function variantPath(key: string, variant: ImageVariant, format: ImageFormat) {
-  return path.join(env.uploadsDir, `${key}-${variant}.${format}`);
-}
-
 /**
  * Decode an uploaded image and store re-encoded variants under a new random
  * key. Re-encoding drops metadata (EXIF, GPS) and anything after the image
@@ -80,7 +74,6 @@ async function encodeVariants(input: Buffer): Promise<StoredImage> {
   const { data: pixels, info } = await decode(input);
   const sharp = await loadSharp();
   const key = randomBytes(12).toString("base64url");
-  await mkdir(env.uploadsDir, { recursive: true });
   await writeVariants(key, variantsOf(sharp, pixels, { raw: { width: info.width, height: info.height, channels: info.channels } }));
   return { key, width: info.width, height: info.height };
 }
@@ -89,6 +82,7 @@ type Variant = { variant: ImageVariant; image: Sharp };
 
 /** Encode and write variants of `key` in every format; on any error, none of the files written is left. */
 async function writeVariants(key: string, variants: Variant[]): Promise<void> {
+  const store = await imageStore();
   const written: string[] = [];
   try {
     for (const { variant, image } of variants) {
@@ -97,60 +91,61 @@ async function writeVariants(key: string, variants: Variant[]): Promise<void> {
           ? image.clone().webp({ quality: 72 })
           : image.clone().jpeg({ quality: 78, progressive: true, mozjpeg: true })
         ).toBuffer();
-        const target = variantPath(key, variant, format);
-        // Write then rename, so a reader never sees half a file.
-        await writeFile(`${target}.tmp`, bytes);
-        written.push(`${target}.tmp`);
-        await rename(`${target}.tmp`, target);
-        written.push(target);
+        const name = variantFile(key, variant, format);
+        // Counted before it is written: a write that fails part-way may still leave an object.
+        written.push(name);
+        await store.write(name, bytes);
       }
     }
   } catch (error) {
-    await Promise.all(written.map((file) => rm(file, { force: true })));
+    await Promise.allSettled(written.map((name) => store.remove(name)));
     throw error;
   }
 }
-
-const exists = (file: string) => access(file).then(() => true, () => false);
 
 /**
  * Give images stored before thumbnails existed their thumbnail, made from
  * their 800 px JPEG: one at a time through the image queue (waiting while
  * it is full), in the background; until then /images/ answers a missing
- * thumbnail with the 400 px variant. Returns how many were made.
+ * thumbnail with the 400 px variant. Returns how many were made, and how
+ * many could not be (logged; the next start tries them again).
  */
-export async function addMissingThumbnails(keys: Iterable<string>): Promise<number> {
+export async function addMissingThumbnails(keys: Iterable<string>): Promise<{ made: number; failed: number }> {
+  const store = await imageStore();
   let made = 0;
+  let failed = 0;
   for (const key of keys) {
-    const present = await Promise.all(IMAGE_FORMATS.map((format) => exists(variantPath(key, THUMBNAIL, format))));
-    if (present.every(Boolean)) continue;
-    const source = await readFile(variantPath(key, 800, "jpg")).catch(() => null);
-    if (!source) continue;
     const makeThumbnail = async () => {
+      const present = await Promise.all(IMAGE_FORMATS.map((format) => store.has(variantFile(key, THUMBNAIL, format))));
+      if (present.every(Boolean)) return false;
+      const source = await store.read(variantFile(key, 800, "jpg"));
+      if (!source) return false;
       const sharp = await loadSharp();
       await writeVariants(key, [{ variant: THUMBNAIL, image: sharp(source).resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: "cover" }) }]);
+      return true;
     };
     for (;;) {
       try {
-        await imageJobs.run(makeThumbnail);
-        made++;
+        if (await imageJobs.run(makeThumbnail)) made++;
         break;
       } catch (error) {
         if (!(error instanceof BusyError)) {
           console.error(`Could not make the thumbnail of image ${key}`, error);
+          failed++;
           break;
         }
         await sleep(5_000); // uploads come first
       }
     }
   }
-  return made;
+  return { made, failed };
 }
 
 /** Remove every variant of an image. A failure is only logged. */
 export async function deleteImage(key: string): Promise<void> {
-  const files = IMAGE_VARIANTS.flatMap((variant) => IMAGE_FORMATS.map((format) => variantPath(key, variant, format)));
-  const results = await Promise.allSettled(files.map((file) => rm(file, { force: true })));
+  const store = await imageStore();
+  const files = IMAGE_VARIANTS.flatMap((variant) => IMAGE_FORMATS.map((format) => variantFile(key, variant, format)));
+  const results = await Promise.allSettled(files.map((name) => store.remove(name)));
   for (const result of results) {
     if (result.status === "rejected") console.error("Could not delete image file", result.reason);
   }
@@ -159,20 +154,18 @@ export async function deleteImage(key: string): Promise<void> {
 /**
  * Remove image files no post or pending upload refers to (left by a crash
  * between writing the files and the database row), and half-written files.
- * Run at start-up, before any request can be writing.
+ * Run at start-up, before any request can be writing. The store is listed a
+ * page at a time, so that its size does not matter to memory.
  */
 export async function removeOrphanImages(referenced: Set<string>): Promise<number> {
-  let entries: string[];
-  try {
-    entries = await readdir(env.uploadsDir);
-  } catch {
-    return 0;
-  }
-  const orphans = entries.filter((name) => {
-    if (name.endsWith(".tmp")) return true;
+  const store = await imageStore();
+  let removed = 0;
+  for await (const name of store.names()) {
     const match = VARIANT_FILE.exec(name);
-    return match !== null && !referenced.has(match[1]);
-  });
-  await Promise.all(orphans.map((name) => rm(path.join(env.uploadsDir, name), { force: true })));
-  return orphans.length;
+    if (name.endsWith(".tmp") || (match !== null && !referenced.has(match[1]))) {
+      await store.remove(name);
+      removed++;
+    }
+  }
+  return removed;
 }

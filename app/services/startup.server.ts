@@ -22,13 +22,28 @@ export async function startup(): Promise<void> {
   const orphans = await removeOrphanImages(referencedImageKeys());
   if (orphans > 0) console.info(`Removed ${orphans} image files that no article refers to (left by an interrupted upload).`);
   await removeStalePendingImages();
-  // In the background: a site upgraded with thousands of images need not wait for their thumbnails.
-  void addMissingThumbnails(referencedImageKeys()).then((made) => {
-    if (made > 0) console.info(`Made the phone thumbnails of ${made} images stored before thumbnails existed.`);
-  });
+  if (!getMeta(THUMBNAILS_COMPLETE)) void addThumbnails();
   // Hourly, and not keeping the process alive on its own.
   setInterval(() => void removeStalePendingImages().catch((error) => console.error("Pending image clean-up failed", error)), HOUR).unref();
   await installOnce();
+}
+
+/** Every image has its thumbnail (images are stored with one since): no start needs to look again. */
+const THUMBNAILS_COMPLETE = "thumbnails_complete";
+
+/**
+ * In the background: a site upgraded with thousands of images need not wait
+ * for their thumbnails. Once all are there, later starts skip the check (an
+ * image store in a bucket would be asked about every image at every start).
+ */
+async function addThumbnails(): Promise<void> {
+  try {
+    const { made, failed } = await addMissingThumbnails(referencedImageKeys());
+    if (made > 0) console.info(`Made the phone thumbnails of ${made} images stored before thumbnails existed.`);
+    if (failed === 0) setMeta(THUMBNAILS_COMPLETE, new Date().toISOString());
+  } catch (error) {
+    console.error("Could not check the images' thumbnails; the next start tries again", error);
+  }
 }
 
 async function installOnce(): Promise<void> {

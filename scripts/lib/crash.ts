@@ -8,6 +8,12 @@ import { startServer, type RunningServer } from "./server";
 
 const VARIANTS = [400, 800, 1200].flatMap((w) => [`${w}.jpg`, `${w}.webp`]);
 
+/** Where the server under test keeps its images: the settings that say so, and how to list the files. */
+export type ImageFiles = { env: Record<string, string>; list: (server: RunningServer) => Promise<string[]> };
+
+/** The default: the server's uploads folder. */
+const FOLDER: ImageFiles = { env: {}, list: async (server) => (existsSync(server.uploadsDir) ? readdirSync(server.uploadsDir) : []) };
+
 export type CrashReport = { rounds: number; acknowledged: number; attempted: number; orphansRemoved: number };
 
 /**
@@ -17,9 +23,9 @@ export type CrashReport = { rounds: number; acknowledged: number; attempted: num
  * files; after each restart no image file is left that nothing refers to.
  * Throws on the first broken promise.
  */
-export async function crashRounds(rounds: number, log: (line: string) => void = () => {}): Promise<CrashReport> {
+export async function crashRounds(rounds: number, log: (line: string) => void = () => {}, images: ImageFiles = FOLDER): Promise<CrashReport> {
   const dir = mkdtempSync(path.join(tmpdir(), "dejiny-crash-"));
-  const env = { DEMO_CONTENT: "off", SESSION_SECRET: "crash-test-secret-".padEnd(40, "x") };
+  const env = { DEMO_CONTENT: "off", SESSION_SECRET: "crash-test-secret-".padEnd(40, "x"), ...images.env };
   const acknowledged = new Map<string, string>();
   let attempted = 0;
   let orphansRemoved = 0;
@@ -29,7 +35,7 @@ export async function crashRounds(rounds: number, log: (line: string) => void = 
     for (let round = 1; round <= rounds; round++) {
       server = await startServer(env, dir);
       orphansRemoved += Number(server.output().match(/Removed (\d+) image files/)?.[1] ?? 0);
-      expectNoOrphans(server);
+      await expectNoOrphans(server, images);
       client ??= (await registerUser(server.url)).client;
       client = rebase(client, server.url);
 
@@ -52,12 +58,12 @@ export async function crashRounds(rounds: number, log: (line: string) => void = 
       await exited;
       writing = false;
       await Promise.all(writers);
-      checkAfterCrash(server, acknowledged);
+      await checkAfterCrash(server, acknowledged, images);
       log(`round ${round}: killed; ${acknowledged.size} acknowledged articles all present, integrity ok`);
     }
     // One last start: the clean-up after the last crash.
     server = await startServer(env, dir);
-    expectNoOrphans(server);
+    await expectNoOrphans(server, images);
     await server.stop();
     return { rounds, acknowledged: acknowledged.size, attempted, orphansRemoved };
   } finally {
@@ -71,16 +77,16 @@ function rebase(client: Client, base: string): Client {
   return Object.assign(Object.create(Object.getPrototypeOf(client)), client, { base });
 }
 
-function checkAfterCrash(server: RunningServer, acknowledged: Map<string, string>) {
+async function checkAfterCrash(server: RunningServer, acknowledged: Map<string, string>, images: ImageFiles) {
+  const files = new Set(await images.list(server));
   const db = new Database(server.databasePath);
   try {
     const integrity = db.pragma("integrity_check", { simple: true });
     if (integrity !== "ok") throw new Error(`integrity_check after SIGKILL: ${integrity}`);
     const rows = db.prepare("SELECT id, image FROM posts").all() as { id: string; image: string }[];
-    const images = new Map(rows.map((r) => [r.id, r.image]));
-    const files = new Set(readdirSync(server.uploadsDir));
+    const keys = new Map(rows.map((r) => [r.id, r.image]));
     for (const [id, when] of acknowledged) {
-      const key = images.get(id);
+      const key = keys.get(id);
       if (!key) throw new Error(`acknowledged article ${id} (${when}) is missing after SIGKILL`);
       for (const variant of VARIANTS) {
         if (!files.has(`${key}-${variant}`)) throw new Error(`image file ${key}-${variant} of article ${id} is missing`);
@@ -91,13 +97,13 @@ function checkAfterCrash(server: RunningServer, acknowledged: Map<string, string
   }
 }
 
-function expectNoOrphans(server: RunningServer) {
+async function expectNoOrphans(server: RunningServer, images: ImageFiles) {
   const db = new Database(server.databasePath, { readonly: true });
   const keys = new Set(
     (db.prepare("SELECT image AS key FROM posts UNION SELECT key FROM pending_images").all() as { key: string }[]).map((r) => r.key),
   );
   db.close();
-  const files = existsSync(server.uploadsDir) ? readdirSync(server.uploadsDir) : [];
+  const files = await images.list(server);
   const orphans = files.filter((name) => !keys.has(name.slice(0, 16)));
   if (orphans.length > 0) throw new Error(`orphan image files after restart: ${orphans.join(", ")}`);
 }

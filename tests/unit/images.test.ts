@@ -83,9 +83,9 @@ describe("acceptImage stores", () => {
     const thumbnails = ["jpg", "webp"].map((format) => path.join(env.uploadsDir, `${key}-thumb.${format}`));
     await Promise.all(thumbnails.map((file) => rm(file)));
     // An image whose files are gone altogether is skipped, not an error.
-    expect(await addMissingThumbnails([key, "AAAAAAAAAAAAAAAA"])).toBe(1);
+    expect(await addMissingThumbnails([key, "AAAAAAAAAAAAAAAA"])).toEqual({ made: 1, failed: 0 });
     for (const file of thumbnails) expect(await sharp(file).metadata()).toMatchObject({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE });
-    expect(await addMissingThumbnails([key])).toBe(0);
+    expect(await addMissingThumbnails([key])).toEqual({ made: 0, failed: 0 });
   });
 
   it("one image at a time with sixteen waiting; past that, answers busy at once", async () => {
