@@ -22,8 +22,10 @@ export function bucketStore({ bucket, prefix, endpoint, region, accessKeyId, sec
     // Checksums only where S3 requires them: several S3-compatible services refuse the newer default headers.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
-    // A storage that does not answer fails the request in seconds, not in minutes.
-    requestHandler: { connectionTimeout: 3_000, requestTimeout: 15_000 },
+    // A storage that does not answer fails the request within about ten seconds (two tries of five), not
+    // minutes: a reader waits no longer for a picture, and stalled requests do not pile up.
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
   });
 
   const get = async (name: string) => {
@@ -40,12 +42,9 @@ export function bucketStore({ bucket, prefix, endpoint, region, accessKeyId, sec
     async *names() {
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
-        for (const { Key } of page.Contents ?? []) {
-          const name = Key!.slice(prefix.length);
-          // Only this folder's files, not those of folders below it.
-          if (!name.includes("/")) yield name;
-        }
+        // Only this folder's files (the delimiter leaves out those of folders below it).
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: "/", ContinuationToken }));
+        for (const { Key } of page.Contents ?? []) yield Key!.slice(prefix.length);
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);
     },

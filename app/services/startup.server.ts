@@ -19,8 +19,13 @@ const HOUR = 60 * 60 * 1000;
 export async function startup(): Promise<void> {
   const indexed = indexMissingPosts();
   if (indexed > 0) console.info(`Indexed ${indexed} articles for search.`);
-  const orphans = await removeOrphanImages(referencedImageKeys());
-  if (orphans > 0) console.info(`Removed ${orphans} image files that no article refers to (left by an interrupted upload).`);
+  try {
+    const orphans = await removeOrphanImages(referencedImageKeys());
+    if (orphans > 0) console.info(`Removed ${orphans} image files that no article refers to (left by an interrupted upload).`);
+  } catch (error) {
+    // A bucket out of reach need not keep the site down: the orphans wait for the next start.
+    console.error("Could not clean up the image files; the next start tries again", error);
+  }
   await removeStalePendingImages();
   if (!getMeta(THUMBNAILS_COMPLETE)) void addThumbnails();
   // Hourly, and not keeping the process alive on its own.

@@ -57,6 +57,25 @@ describe("readEnv", () => {
     expect(() => readEnv({ SOCIAL_YOUTUBE_URL: "youtube.com/dejiny" })).toThrow(/SOCIAL_YOUTUBE_URL/);
     expect(() => readEnv({ CONTACT_EMAIL: "redakcia" })).toThrow(/CONTACT_EMAIL/);
   });
+  it("keeps images in the folder unless IMAGE_STORE_URL names a bucket, with its keys", () => {
+    expect(readEnv({}).imageBucket).toBeUndefined();
+    const keys = { IMAGE_STORE_ACCESS_KEY_ID: "id", IMAGE_STORE_SECRET_ACCESS_KEY: "secret" };
+    expect(readEnv({ IMAGE_STORE_URL: "s3://dejiny-images", ...keys }).imageBucket).toEqual({
+      bucket: "dejiny-images",
+      prefix: "",
+      endpoint: undefined,
+      region: "us-east-1",
+      accessKeyId: "id",
+      secretAccessKey: "secret",
+    });
+    expect(
+      readEnv({ IMAGE_STORE_URL: "s3://dejiny/site/images/", IMAGE_STORE_ENDPOINT: "https://minio.lan:9000", IMAGE_STORE_REGION: "auto", ...keys }).imageBucket,
+    ).toMatchObject({ bucket: "dejiny", prefix: "site/images/", endpoint: "https://minio.lan:9000", region: "auto" });
+    expect(() => readEnv({ IMAGE_STORE_URL: "s3://dejiny" })).toThrow(/set IMAGE_STORE_ACCESS_KEY_ID and IMAGE_STORE_SECRET_ACCESS_KEY/);
+    expect(() => readEnv({ IMAGE_STORE_URL: "https://dejiny.s3.amazonaws.com", ...keys })).toThrow(/IMAGE_STORE_URL must be s3:\/\/bucket/);
+    expect(() => readEnv({ IMAGE_STORE_URL: "s3://Dejiny_Images", ...keys })).toThrow(/IMAGE_STORE_URL must be/);
+    expect(() => readEnv({ IMAGE_STORE_URL: "s3://dejiny", IMAGE_STORE_ENDPOINT: "minio:9000", ...keys })).toThrow(/IMAGE_STORE_ENDPOINT must be the http\(s\):\/\//);
+  });
 });
 
 describe("the stored session secret", () => {
