@@ -86,6 +86,34 @@ describe("images in S3-compatible object storage", () => {
     }
   });
 
+  it("makes missing thumbnails at the first start that finds them, and later starts ask the bucket nothing about them", async () => {
+    const [key] = imageKeys(site);
+    const thumbnail = `site/${key}-thumb.jpg`;
+    const flag = () => readDatabase(site.databasePath, (db) => db.prepare("SELECT value FROM app_meta WHERE key = 'thumbnails_complete'").pluck().get());
+    expect(flag()).toBeTruthy();
+    const restart = async () => {
+      await site.stop();
+      site = await start({ DEMO_CONTENT: "on", ...settings }, site.dataDir);
+    };
+    // As after an upgrade from a version without thumbnails.
+    await s3.remove(BUCKET, thumbnail);
+    readDatabase(site.databasePath, (db) => db.exec("DELETE FROM app_meta WHERE key = 'thumbnails_complete'"), true);
+    await restart();
+    for (let waited = 0; !flag(); waited += 100) {
+      expect(waited, "the thumbnails were not made").toBeLessThan(10_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const made = (await s3.get(BUCKET, thumbnail))!;
+    expect(made).not.toBeNull();
+    // Once recorded, a thumbnail gone missing is not looked for again (the 400 px variant stands in).
+    await s3.remove(BUCKET, thumbnail);
+    await restart();
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // the first start made them within one
+    expect(await s3.get(BUCKET, thumbnail)).toBeNull();
+    expect((await fetch(`${site.url}/images/${key}-thumb.jpg`)).status).toBe(200);
+    await s3.put(BUCKET, thumbnail, made);
+  });
+
   it("writes a published article's image to the bucket and removes it with the article", async () => {
     const { client } = await registerUser(site.url);
     const id = (await publish(client, "Článok s obrázkom v úložisku"))!;
