@@ -159,6 +159,25 @@ describe("images in S3-compatible object storage", () => {
     expect((await fetch(`${restored.url}${src}`)).status).toBe(200);
   });
 
+  it("moves a site's images from its folder into a bucket: a backup with the old settings, a restore with the new (the README's way)", async () => {
+    const dir = path.join(root, "moving");
+    const before = await start({ DEMO_CONTENT: "on" }, dir);
+    const keys = imageKeys(before);
+    const backup = await runBuildCommand("runBackup", [path.join(root, "move")], before);
+    expect(backup.code, backup.output).toBe(0);
+    const moved = imageStoreEnv(s3, BUCKET, "moved");
+    const restore = await runBuildCommand("runRestore", [path.join(root, "move")], before, moved);
+    expect(restore.code, restore.output).toBe(0);
+    await before.stop();
+    expect(await s3.keys(BUCKET, "moved/")).toEqual(objectsOf(keys, "moved"));
+
+    const after = await start({ DEMO_CONTENT: "on", ...moved }, dir);
+    rmSync(after.uploadsDir, { recursive: true }); // served from the bucket, not from what is left on the volume
+    const src = (await getPage(`${after.url}/posts`)).doc.querySelector(".card img")!.getAttribute("src")!;
+    expect((await fetch(`${after.url}${src}`)).status).toBe(200);
+    expect(await s3.keys(BUCKET, "moved/")).toEqual(objectsOf(keys, "moved"));
+  });
+
   it("keeps serving pages when the storage stops answering; a picture fails within seconds", async () => {
     // Accepts connections and never answers: the worst a storage can do.
     const silent: Server = createServer(() => {});
