@@ -81,7 +81,7 @@ let store: Promise<ImageStore> | undefined;
 
 /**
  * The site's image store. The S3 client is loaded only when images are in
- * a bucket (it costs some 20 MB of memory).
+ * a bucket: its code is some 20 MB of memory for a site that has no use for it.
  */
 export function imageStore(): Promise<ImageStore> {
   const bucket = env.imageBucket;
