@@ -1,7 +1,8 @@
 import { env } from "~/config/env.server";
 import { closeWatcher, pageDataStamp } from "~/db/changes.server";
 import { sqlite } from "~/db/connection.server";
-import { postExists } from "~/models/posts.server";
+import { VARIANT_FILE } from "~/lib/images";
+import { imageKeyInUse, postExists } from "~/models/posts.server";
 import { imageStore } from "~/services/image-store.server";
 import { requestInfo } from "~/services/request-log.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -21,8 +22,14 @@ export const appForServer = {
     closeWatcher();
     sqlite.close();
   },
-  /** An uploaded image's file, to be sent (null when there is none), from the folder or the bucket. */
-  openImage: async (name: string) => (await imageStore()).open(name),
+  /**
+   * An uploaded image's file, to be sent (null when there is none), from the folder or the bucket.
+   * A key no article or upload uses is answered here: made-up names cost the storage nothing.
+   */
+  async openImage(name: string) {
+    const [, key] = VARIANT_FILE.exec(name) ?? [];
+    return key && imageKeyInUse(key) ? (await imageStore()).open(name) : null;
+  },
   /** Run a request's handling with a record the app fills in for its log line (who it was). */
   requestInfo,
   /** What the page cache asks of the app. */

@@ -45,6 +45,8 @@ export const posts = sqliteTable(
     index("posts_created_at_idx").on(sql`${t.createdAt} DESC`, t.id),
     // An author's own articles, newest first, and their count (the account and admin pages).
     index("posts_author_created_at_idx").on(t.authorId, sql`${t.createdAt} DESC`),
+    // Whether an image's key is an article's, asked by /images/ before it reaches the image store.
+    index("posts_image_idx").on(t.image),
   ],
 );
 

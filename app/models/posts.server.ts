@@ -197,6 +197,19 @@ export function listPostsOf(authorId: string, page: { offset: number; limit: num
   return postsOfAuthor.all({ authorId, ...page });
 }
 
+/** Asked for every image /images/ sends: each must be one index lookup. */
+export const imageQueries = {
+  postWithImage: db.select({ id: posts.id }).from(posts).where(eq(posts.image, sql.placeholder("key"))).limit(1),
+  pendingImage: db.select({ key: pendingImages.key }).from(pendingImages).where(eq(pendingImages.key, sql.placeholder("key"))),
+};
+const postWithImage = imageQueries.postWithImage.prepare();
+const pendingImage = imageQueries.pendingImage.prepare();
+
+/** Whether an image key is in use, by a post or by a pending upload. */
+export function imageKeyInUse(key: string): boolean {
+  return postWithImage.get({ key }) !== undefined || pendingImage.get({ key }) !== undefined;
+}
+
 /** Every image key in use: by a post or by a pending upload. */
 export function referencedImageKeys(): Set<string> {
   const posted = db.select({ key: posts.image }).from(posts).all();

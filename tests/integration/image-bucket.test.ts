@@ -178,17 +178,21 @@ describe("images in S3-compatible object storage", () => {
     expect(await s3.keys(BUCKET, "moved/")).toEqual(objectsOf(keys, "moved"));
   });
 
-  it("keeps serving pages when the storage stops answering; a picture fails within seconds", async () => {
+  it("keeps serving pages when the storage stops answering; a picture fails within seconds, a made-up name at once", async () => {
     // Accepts connections and never answers: the worst a storage can do.
     const silent: Server = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const port = (silent.address() as { port: number }).port;
     try {
-      const stalled = await start({ DEMO_CONTENT: "off", ...settings, IMAGE_STORE_ENDPOINT: `http://127.0.0.1:${port}` }, site.dataDir.replace(/site$/, "stalled"));
+      await site.stop();
+      const stalled = await start({ DEMO_CONTENT: "off", ...settings, IMAGE_STORE_ENDPOINT: `http://127.0.0.1:${port}` }, site.dataDir);
       const started = Date.now();
       const picture = fetch(`${stalled.url}/images/${imageKeys(site)[0]}-400.jpg`);
       const page = await fetch(`${stalled.url}/posts`);
       expect(page.status).toBe(200);
+      // A name no article uses is answered without asking the storage.
+      expect((await fetch(`${stalled.url}/images/AAAAAAAAAAAAAAAA-400.jpg`)).status).toBe(404);
+      expect(Date.now() - started).toBeLessThan(2_000);
       expect((await picture).status).toBe(500);
       expect(Date.now() - started).toBeLessThan(15_000);
       expect(stalled.output()).toContain("Could not clean up the image files; the next start tries again");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authorQueries, readerQueries } from "~/models/posts.server";
+import { authorQueries, imageQueries, readerQueries } from "~/models/posts.server";
 import { sqlite } from "~/db/connection.server";
 
 /** SQLite's plan for a query, one line per step. */
@@ -43,5 +43,12 @@ describe("the account pages' queries use indexes that match them", () => {
     const steps = plan(authorQueries.postsOfAuthor, { authorId: "x", limit: 20, offset: 0 });
     expect(steps.join(" ")).toContain("posts_author_created_at_idx");
     expectIndexedWithoutSort(steps);
+  });
+});
+
+describe("the image server's question uses indexes", () => {
+  it("is a key an article's (posts_image_idx) or a pending upload's (its primary key)", () => {
+    expect(plan(imageQueries.postWithImage, { key: "x", limit: 1 }).join(" ")).toMatch(/SEARCH posts USING (COVERING )?INDEX posts_image_idx \(image=\?\)/);
+    expect(plan(imageQueries.pendingImage, { key: "x" }).join(" ")).toMatch(/SEARCH pending_images USING (COVERING )?INDEX sqlite_autoindex_pending_images_1 \(key=\?\)/);
   });
 });

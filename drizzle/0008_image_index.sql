@@ -1,0 +1,1 @@
+CREATE INDEX `posts_image_idx` ON `posts` (`image`);
