@@ -46,20 +46,15 @@ const copyUploads = path.join(copy, "uploads");
 /** An image file no article refers to yet (on the primary, an upload in progress): the replica must not remove it. */
 const pendingImage = path.join(copyUploads, "PendingUpload0000-800.jpg");
 
-/** What the copy is on disk: the database file's bytes and time, its WAL's bytes, its rows, the image files. */
+/** What the copy is on disk: the database file's bytes and time, its WAL's bytes (before this look opens it), its rows, the image files. */
 function copyState() {
   const sha = (file: string) => (existsSync(file) ? createHash("sha256").update(readFileSync(file)).digest("hex") : "absent");
+  const files = { database: sha(copyDatabase), modified: statSync(copyDatabase).mtimeMs, wal: sha(`${copyDatabase}-wal`) };
   const rows = readDatabase(copyDatabase, (db) => {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
     return Object.fromEntries(tables.map((table) => [table, db.prepare(`SELECT * FROM "${table}"`).raw().all()]));
   });
-  return {
-    database: sha(copyDatabase),
-    modified: statSync(copyDatabase).mtimeMs,
-    wal: sha(`${copyDatabase}-wal`),
-    rows,
-    images: readdirSync(copyUploads).sort(),
-  };
+  return { ...files, rows, images: readdirSync(copyUploads).sort() };
 }
 let before: ReturnType<typeof copyState>;
 
@@ -80,6 +75,9 @@ beforeAll(async () => {
   expect(await restoreReplica(shared, primary.databasePath, copyDatabase)).toBe(true);
   cpSync(primary.uploadsDir, copyUploads, { recursive: true });
   writeFileSync(pendingImage, await makeImage("jpeg", 80, 50));
+  // The copy holds every article. Looking makes the WAL (empty) and its index beside the file, as any reader does: the replica starts from there.
+  const titles = readDatabase(copyDatabase, (db) => db.prepare("SELECT title FROM posts").pluck().all());
+  expect(new Set(titles)).toEqual(new Set(published.values()));
   before = copyState();
   replica = await startServer({ READ_ONLY: "on", SESSION_SECRET: shared.SESSION_SECRET }, copy);
   servers.push(replica);
