@@ -19,7 +19,9 @@ import { restoreReplica, waitForReplica } from "../support/litestream";
  */
 const root = mkdtempSync(path.join(tmpdir(), "dejiny-read-only-"));
 const servers: RunningServer[] = [];
-afterAll(() => {
+afterAll(async () => {
+  // Litestream passes the stop on to the server it runs (a SIGKILL would leave that server behind).
+  await primary?.stop();
   for (const server of servers) if (server.child.exitCode === null) server.child.kill("SIGKILL");
   rmSync(root, { recursive: true, force: true });
 });
