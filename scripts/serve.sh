@@ -3,7 +3,8 @@
 # Without LITESTREAM_REPLICA_URL it runs the server exactly as `npm run serve`
 # does. With it, Litestream first restores the database when the volume has
 # none and the replica has one, then replicates every write while it runs
-# the server as its child (scripts/litestream.yml).
+# the server as its child (scripts/litestream.yml). With READ_ONLY as well,
+# it restores the replica's latest copy and runs the server alone.
 #
 # A shell script, not Node: it ends in `exec`, so nothing stays behind just
 # to wait (a Node process would cost some 40 MB of a 256 MB container), and
@@ -54,11 +55,30 @@ export DATABASE_PATH="$database"
 
 litestream=node_modules/@flydotio/litestream-linux-x64/litestream
 config=scripts/litestream.yml
+# The web server never holds the storage's keys (Litestream copies them to AWS_*).
+keys="LITESTREAM_ACCESS_KEY_ID LITESTREAM_SECRET_ACCESS_KEY AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY"
+server_without_keys="env$(printf ' -u %s' $keys) $server"
+
+# A read-only replica (README: "Past one box") serves the replica's latest
+# copy, restored afresh at each start, and never replicates: its own history
+# would be written over the primary's. Any value but off/false/0 counts here
+# (never replicate by mistake); the server then refuses one it does not know.
+case $(printf %s "${READ_ONLY:-}" | tr '[:upper:]' '[:lower:]') in
+  "" | off | false | 0) ;;
+  *)
+    copy="$DATABASE_PATH.restoring"
+    rm -f "$copy" "$copy.tmp-wal" "$copy.tmp-shm"
+    "$litestream" restore -config "$config" -o "$copy" "$DATABASE_PATH"
+    # Litestream leaves the WAL files of its temporary copy behind; the old copy's go with it.
+    rm -f "$copy.tmp-wal" "$copy.tmp-shm" "$DATABASE_PATH-wal" "$DATABASE_PATH-shm"
+    mv "$copy" "$DATABASE_PATH"
+    exec $server_without_keys
+    ;;
+esac
+
 # An empty volume gets the replica's database back before anything opens it.
 # A failure stops here: a server starting empty would replicate an empty database.
 "$litestream" restore -config "$config" -if-db-not-exists -if-replica-exists "$DATABASE_PATH"
 # Tells the server that Litestream does the checkpoints (app/db/connection.server.ts).
 export LITESTREAM_REPLICATING=1
-# The web server never holds the storage's keys (Litestream copies them to AWS_*).
-keys="LITESTREAM_ACCESS_KEY_ID LITESTREAM_SECRET_ACCESS_KEY AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY"
-exec "$litestream" replicate -config "$config" -exec "env$(printf ' -u %s' $keys) $server"
+exec "$litestream" replicate -config "$config" -exec "$server_without_keys"

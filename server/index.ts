@@ -134,6 +134,14 @@ app.use((req, res, next) => {
   next();
 });
 
+// A read-only replica (READ_ONLY) answers no form: every POST is a write
+// (sign-ins too), and a proxy in front is meant to send them to the primary.
+if (env.readOnly) {
+  app.post("*", (_req, res) => {
+    res.status(503).set("Retry-After", "60").type("text/plain; charset=utf-8").send("Táto kópia stránky slúži len na čítanie. Skúste to o chvíľu znova.");
+  });
+}
+
 // Uploaded images: only names the image store writes; never a path.
 app.get("/images/:name", async (req, res, next) => {
   const name = VARIANT_FILE.exec(req.params.name);

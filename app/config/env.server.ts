@@ -25,6 +25,8 @@ export type Env = {
   contactEmail: string | undefined;
   /** Litestream replicates the database and does its checkpoints (scripts/serve.sh says so). */
   litestreamReplicating: boolean;
+  /** A replica (README: "Past one box"): serves a copy of the database and writes nothing to it. */
+  readOnly: boolean;
   /** Images in S3-compatible object storage instead of `uploadsDir`, when set. */
   imageBucket: ImageBucket | undefined;
 };
@@ -109,6 +111,8 @@ export function readEnv(
   if (contactEmail && !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(contactEmail)) problems.push(`CONTACT_EMAIL must be an e-mail address, got "${contactEmail}".`);
 
   const imageBucket = readImageBucket(source, problems);
+  const readOnly = (source.READ_ONLY || "off").toLowerCase();
+  if (!["on", "off", "true", "false", "1", "0"].includes(readOnly)) problems.push(`READ_ONLY must be "on" or "off" (or true/false, 1/0), got "${source.READ_ONLY}".`);
 
   if (problems.length > 0) {
     throw new EnvError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
@@ -133,6 +137,7 @@ export function readEnv(
     socialLinks,
     contactEmail,
     litestreamReplicating: source.LITESTREAM_REPLICATING === "1",
+    readOnly: ["on", "true", "1"].includes(readOnly),
     imageBucket,
   };
 }

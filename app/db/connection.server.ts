@@ -3,17 +3,18 @@ import { sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { mkdirSync } from "node:fs";
+import { readMigrationFiles } from "drizzle-orm/migrator";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import * as schema from "~/db/schema.server";
-import { env } from "~/config/env.server";
+import { env, EnvError } from "~/config/env.server";
 import { projectPath } from "~/config/paths.server";
 import { foldForSearch } from "~/lib/search";
 
+const MIGRATIONS = projectPath("drizzle");
+
 function openDatabase(file: string) {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
+  const sqlite = env.readOnly ? openCopy(file) : openPrimary(file);
   // FULL, not NORMAL: a write the site has acknowledged must survive a power
   // cut, not only a crash of the process. Writes are rare, so the cost is small.
   sqlite.pragma("synchronous = FULL");
@@ -29,8 +30,39 @@ function openDatabase(file: string) {
   // Diacritics-insensitive search: the users' search_text (the admin's list of accounts) is made with it.
   sqlite.function("fold", { deterministic: true }, (text) => (typeof text === "string" ? foldForSearch(text) : text));
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: projectPath("drizzle") });
+  if (env.readOnly) refuseOlderSchema(sqlite, file);
+  else migrate(db, { migrationsFolder: MIGRATIONS });
   return { sqlite, db };
+}
+
+function openPrimary(file: string) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  return sqlite;
+}
+
+/**
+ * A replica's copy (READ_ONLY): SQLite refuses every write on this
+ * connection, so nothing the site does can change the copy. A reader of a
+ * WAL database still keeps the WAL index (the -shm file) beside it, so its
+ * folder must be writable. A missing file is a mistake, never a new database.
+ */
+function openCopy(file: string) {
+  if (!existsSync(file)) throw new EnvError(`READ_ONLY is on, but there is no database at ${file}: restore a copy there first (litestream restore).`);
+  return new Database(file, { readonly: true, fileMustExist: true });
+}
+
+/** A copy cannot be migrated: one made before this version's migrations is refused, as drizzle's migrate() would have applied them. */
+function refuseOlderSchema(sqlite: Database.Database, file: string) {
+  const hasTable = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = '__drizzle_migrations'").get();
+  const last = hasTable ? Number(sqlite.prepare("SELECT max(created_at) FROM __drizzle_migrations").pluck().get() ?? 0) : 0;
+  const missing = readMigrationFiles({ migrationsFolder: MIGRATIONS }).filter((migration) => migration.folderMillis > last).length;
+  if (missing > 0) {
+    throw new EnvError(
+      `READ_ONLY is on, but the database at ${file} lacks ${missing} of this version's migrations: restore a newer copy once the primary, which migrates at its start, runs this version.`,
+    );
+  }
 }
 
 const opened = openDatabase(env.databasePath);
@@ -42,7 +74,7 @@ export const db = opened.db;
 
 /** Bring the database's schema up to this version of the code (after a restore put an older one in place). */
 export function migrateDatabase(): void {
-  migrate(db, { migrationsFolder: projectPath("drizzle") });
+  migrate(db, { migrationsFolder: MIGRATIONS });
 }
 
 /** Run `work` in one transaction (a savepoint inside another): the models' writes in it happen together or not at all. */

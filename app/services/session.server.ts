@@ -55,6 +55,9 @@ async function readSessionId(request: Request): Promise<string | null> {
 
 /** The signed-in user and their session (its hash names it in the account's list), or null. Without a session cookie, nothing is looked up. */
 export async function getCurrentSession(request: Request): Promise<{ user: CurrentUser; idHash: string } | null> {
+  // A read-only replica serves everyone as a visitor: using a session writes
+  // (its expiry, "last seen"), and signed-in readers are meant to reach the primary.
+  if (env.readOnly) return null;
   const id = await readSessionId(request);
   if (!id) return null;
   const idHash = hashId(id);

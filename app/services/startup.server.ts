@@ -14,9 +14,14 @@ const HOUR = 60 * 60 * 1000;
  * yet (all of them, on the first start after an upgrade), removes image files nothing refers to,
  * schedules the clean-up of unused pending images, and on the very first
  * start of an installation with no posts publishes the demo articles unless
- * DEMO_CONTENT=off.
+ * DEMO_CONTENT=off. A read-only replica does none of it.
  */
 export async function startup(): Promise<void> {
+  // All of the work below writes: a replica's copy stays as the primary made it.
+  if (env.readOnly) {
+    console.info(`Read-only mode: serving ${env.databasePath}; writes are refused.`);
+    return;
+  }
   const indexed = indexMissingPosts();
   if (indexed > 0) console.info(`Indexed ${indexed} articles for search.`);
   try {

@@ -10,18 +10,14 @@ import { publish } from "../../scripts/lib/publish";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
 import { getPage, readDatabase } from "../support/http";
+import { childEnv, replicatedIds, sleep, waitForReplica } from "../support/litestream";
 
-const LITESTREAM = "node_modules/@flydotio/litestream-linux-x64/litestream";
 const root = mkdtempSync(path.join(tmpdir(), "dejiny-replication-"));
 const servers: RunningServer[] = [];
 afterAll(() => {
   for (const server of servers) if (server.child.exitCode === null) server.child.kill("SIGKILL");
   rmSync(root, { recursive: true, force: true });
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** A child process's whole environment: PATH and `env`, nothing else of ours. */
-const childEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH, ...env }) as unknown as NodeJS.ProcessEnv;
 
 /** Resident memory of a process, in MB. */
 function rssMb(pid: number): number {
@@ -40,31 +36,6 @@ function runStartCommand(env: Record<string, string>): Promise<{ code: number; o
       resolve({ code: error ? Number(error.code) : 0, output: `${stdout}${stderr}` }),
     );
   });
-}
-
-/** The ids of the articles the replica holds now: what a restore would bring back. */
-async function replicatedIds(env: Record<string, string>, databasePath: string, scratch: string): Promise<Set<string>> {
-  const output = path.join(scratch, `${Date.now()}-${Math.random()}.db`);
-  const restored = await new Promise<boolean>((resolve) =>
-    execFile(LITESTREAM, ["restore", "-config", "scripts/litestream.yml", "-o", output, databasePath], { env: childEnv({ ...env, DATABASE_PATH: databasePath }) }, (error) =>
-      resolve(!error),
-    ),
-  );
-  if (!restored || !existsSync(output)) return new Set();
-  const ids = readDatabase(output, (db) => db.prepare("SELECT id FROM posts").pluck().all() as string[]);
-  rmSync(output);
-  return new Set(ids);
-}
-
-/** Wait until the replica holds all of `ids` (15 s at most); how long that took, in ms. */
-async function waitForReplica(env: Record<string, string>, databasePath: string, scratch: string, ids: string[]): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const replicated = await replicatedIds(env, databasePath, scratch);
-    if (ids.every((id) => replicated.has(id))) return Date.now() - started;
-    if (Date.now() - started > 15_000) throw new Error(`not in the replica after 15 s: ${ids.filter((id) => !replicated.has(id))}`);
-    await sleep(200);
-  }
 }
 
 /**

@@ -47,6 +47,12 @@ describe("readEnv", () => {
     expect(readEnv({ PUBLIC_URL: "https://dejiny.example/" })).toMatchObject({ secureCookies: true, publicUrl: "https://dejiny.example" });
     expect(readEnv({ TRUST_PROXY: "true", DEMO_CONTENT: "off" })).toMatchObject({ trustProxy: true, demoContent: false });
   });
+  it("reads READ_ONLY as on/off, true/false or 1/0, off by default, and refuses anything else", () => {
+    expect(readEnv({}).readOnly).toBe(false);
+    for (const value of ["on", "ON", "true", "1"]) expect(readEnv({ READ_ONLY: value }).readOnly, value).toBe(true);
+    for (const value of ["off", "False", "0", ""]) expect(readEnv({ READ_ONLY: value }).readOnly, value).toBe(false);
+    for (const value of ["yes", "maybe", "2"]) expect(() => readEnv({ READ_ONLY: value }), value).toThrow(`READ_ONLY must be "on" or "off" (or true/false, 1/0), got "${value}".`);
+  });
   it("shows only the profiles and contact the owner set, and only real addresses", () => {
     expect(readEnv({})).toMatchObject({ socialLinks: [], contactEmail: undefined });
     expect(readEnv({ SOCIAL_INSTAGRAM_URL: "https://www.instagram.com/dejiny", CONTACT_EMAIL: "redakcia@dejiny.sk" })).toMatchObject({
