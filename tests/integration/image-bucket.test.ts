@@ -1,5 +1,6 @@
+import Database from "better-sqlite3";
 import { createServer, type Server } from "node:net";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -139,6 +140,26 @@ describe("images in S3-compatible object storage", () => {
     for (const key of stray) expect(left.has(key), key).toBe(false);
     for (const key of others) expect(left.has(key), key).toBe(true);
     expect(await s3.keys(BUCKET, "site/")).toEqual([...objectsOf(imageKeys(site), "site"), "site/README.txt", "site/older/AAAAAAAAAAAAAAAA-400.jpg"].sort());
+  });
+
+  it("a read-only replica on a copy of the database serves the same images from the bucket and never cleans it up", async () => {
+    const copyDir = path.join(root, "replica");
+    mkdirSync(path.join(copyDir, "data"), { recursive: true });
+    const primaryDb = new Database(site.databasePath, { readonly: true });
+    await primaryDb.backup(path.join(copyDir, "data", "dejiny.db"));
+    primaryDb.close();
+    // An upload the primary is writing: not in the copy's database, and not the replica's to remove.
+    const upload = "site/PendingUpload000-800.jpg";
+    await s3.put(BUCKET, upload, "x");
+    const before = await s3.keys(BUCKET);
+    const replica = await start({ READ_ONLY: "on", ...settings }, copyDir);
+    const src = (await getPage(`${replica.url}/posts`)).doc.querySelector(".card img")!.getAttribute("src")!;
+    const [fromReplica, fromPrimary] = await Promise.all([fetch(`${replica.url}${src}`), fetch(`${site.url}${src}`)]);
+    expect(fromReplica.status).toBe(200);
+    expect(Buffer.from(await fromReplica.arrayBuffer()).equals(Buffer.from(await fromPrimary.arrayBuffer()))).toBe(true);
+    await replica.stop();
+    expect(await s3.keys(BUCKET)).toEqual(before);
+    await s3.remove(BUCKET, upload);
   });
 
   it("backs the bucket's images up into the backup's folder, and restores them into another bucket folder", async () => {

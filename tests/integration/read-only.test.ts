@@ -46,7 +46,7 @@ const copy = path.join(root, "copy");
 const copyDatabase = path.join(copy, "data", "dejiny.db");
 const copyUploads = path.join(copy, "uploads");
 /** An image file no article refers to yet (on the primary, an upload in progress): the replica must not remove it. */
-const pendingImage = path.join(copyUploads, "PendingUpload0000-800.jpg");
+const pendingImage = path.join(copyUploads, "PendingUpload000-800.jpg");
 
 /** What the copy is on disk: the database file's bytes and time, its WAL's bytes (before this look opens it), its rows, the image files. */
 function copyState() {
