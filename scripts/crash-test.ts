@@ -1,12 +1,15 @@
-// npm run crash-test [-- rounds]: kills the built server with SIGKILL at
+// npm run crash-test [-- rounds] [--bucket]: kills the built server with SIGKILL at
 // random moments while articles with images are being published, and checks
 // after every kill that nothing acknowledged was lost (see scripts/lib/crash.ts).
-import { crashRounds } from "./lib/crash";
+// --bucket: with the images in object storage (a local s3rver) instead of the folder.
+import { crashRounds, crashRoundsInBucket } from "./lib/crash";
 
-const rounds = Number(process.argv[2] ?? 25);
+const args = process.argv.slice(2);
+const rounds = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 25);
+const bucket = args.includes("--bucket");
 const started = Date.now();
-const report = await crashRounds(rounds, console.log);
+const report = await (bucket ? crashRoundsInBucket : crashRounds)(rounds, console.log);
 console.log(
-  `crash-test: ${report.rounds} rounds survived, ${report.acknowledged} acknowledged articles of ${report.attempted} attempts all present, ` +
+  `crash-test${bucket ? " (images in a bucket)" : ""}: ${report.rounds} rounds survived, ${report.acknowledged} acknowledged articles of ${report.attempted} attempts all present, ` +
     `${report.orphansRemoved} orphan image files cleaned at start-up, ${Math.round((Date.now() - started) / 1000)} s`,
 );

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { registerUser, type Client } from "./client";
+import { imageStoreEnv, startLocalS3 } from "./local-s3";
 import { publish } from "./publish";
 import { startServer, type RunningServer } from "./server";
 
@@ -69,6 +70,21 @@ export async function crashRounds(rounds: number, log: (line: string) => void = 
   } finally {
     if (server?.child.exitCode === null) server.child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** crashRounds with the images in a bucket of a local S3-compatible server (s3rver) instead of the folder. */
+export async function crashRoundsInBucket(rounds: number, log: (line: string) => void = () => {}): Promise<CrashReport> {
+  const folder = mkdtempSync(path.join(tmpdir(), "dejiny-crash-s3-"));
+  const s3 = await startLocalS3(folder, ["dejiny"]);
+  try {
+    return await crashRounds(rounds, log, {
+      env: imageStoreEnv(s3, "dejiny", "images"),
+      list: async () => (await s3.keys("dejiny", "images/")).map((key) => key.slice("images/".length)),
+    });
+  } finally {
+    await s3.close();
+    rmSync(folder, { recursive: true, force: true });
   }
 }
 
