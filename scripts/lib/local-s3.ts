@@ -1,4 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import crypto from "node:crypto";
+import type Stream from "node:stream";
 import S3rver from "s3rver";
 
 type Listing = { objects: { key: string }[]; commonPrefixes: string[]; isTruncated: boolean };
@@ -23,6 +25,28 @@ function listCommonPrefixesAtAnyDepth(s3: S3rver) {
   };
 }
 
+/**
+ * s3rver's continuation tokens (a listing of over 1,000 keys, a page at a
+ * time) are enciphered with single DES, which OpenSSL 3 leaves out, so the
+ * second page of any listing fails with an internal error. Triple DES with
+ * the one key thrice is the same cipher, and OpenSSL 3 has it: s3rver gets
+ * that instead (nothing else here asks for DES).
+ */
+let listingsPaged = false;
+function letS3rverPageListings() {
+  if (listingsPaged) return;
+  listingsPaged = true;
+  const tripled = (key: crypto.CipherKey) => Buffer.concat([key as Buffer, key as Buffer, key as Buffer]);
+  const { createCipheriv, createDecipheriv } = crypto;
+  const singleDes = (algorithm: string) => algorithm.toLowerCase() === "des";
+  Object.assign(crypto, {
+    createCipheriv: (algorithm: string, key: crypto.CipherKey, iv: crypto.BinaryLike | null, options?: Stream.TransformOptions) =>
+      singleDes(algorithm) ? createCipheriv("des-ede3-cbc", tripled(key), iv, options) : createCipheriv(algorithm, key, iv, options),
+    createDecipheriv: (algorithm: string, key: crypto.CipherKey, iv: crypto.BinaryLike | null, options?: Stream.TransformOptions) =>
+      singleDes(algorithm) ? createDecipheriv("des-ede3-cbc", tripled(key), iv, options) : createDecipheriv(algorithm, key, iv, options),
+  });
+}
+
 export type LocalS3 = {
   endpoint: string;
   /** s3rver's own credentials. */
@@ -42,6 +66,7 @@ export type LocalS3 = {
 export async function startLocalS3(folder: string, buckets: string[]): Promise<LocalS3> {
   const s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: folder, configureBuckets: buckets.map((name) => ({ name, configs: [] })) });
   listCommonPrefixesAtAnyDepth(s3);
+  letS3rverPageListings();
   const { port } = await s3.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };

@@ -129,13 +129,17 @@ describe("images in S3-compatible object storage", () => {
     expect(await s3.keys(BUCKET, `site/${key}`)).toEqual([]);
   });
 
-  it("removes at start-up the objects of its folder no article refers to, and nothing else", async () => {
-    const stray = ["site/AAAAAAAAAAAAAAAA-400.jpg", "site/AAAAAAAAAAAAAAAA-thumb.webp"];
+  it("removes at start-up the objects of its folder no article refers to, and nothing else, over more than one page of the listing", async () => {
+    // Past 1,000 keys a listing comes a page at a time.
+    const stray = Array.from({ length: 1_010 }, (_, i) => `site/${`Stray${i}`.padEnd(16, "A")}-400.jpg`);
     const others = ["site/older/AAAAAAAAAAAAAAAA-400.jpg", "other-site/AAAAAAAAAAAAAAAA-400.jpg", "site/README.txt"];
-    for (const key of [...stray, ...others]) await s3.put(BUCKET, key, "x");
+    const keys = [...stray, ...others];
+    await Promise.all(Array.from({ length: 20 }, async (_, lane) => {
+      for (let i = lane; i < keys.length; i += 20) await s3.put(BUCKET, keys[i], "x");
+    }));
     await site.stop();
     site = await start({ DEMO_CONTENT: "on", ...settings }, site.dataDir);
-    expect(site.output()).toContain("Removed 2 image files that no article refers to");
+    expect(site.output()).toContain(`Removed ${stray.length} image files that no article refers to`);
     const left = new Set(await s3.keys(BUCKET));
     for (const key of stray) expect(left.has(key), key).toBe(false);
     for (const key of others) expect(left.has(key), key).toBe(true);
