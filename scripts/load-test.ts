@@ -1,4 +1,4 @@
-// npm run load-test [-- seconds connections rounds]: mixed traffic against the
+// npm run load-test [-- seconds connections rounds] [--replicated]: mixed traffic against the
 // built server — reads of every page kind, sign-ins (some with a wrong
 // password), article creation with images, and the attacks the server must
 // shrug off (decompression bombs, deeply nested markup, random 404s, reset
@@ -6,21 +6,25 @@
 // Passes when there are no errors other than the intended refusals, every
 // acknowledged article is in the database, the server's processes stay
 // under 256 MB of RSS, and memory does not grow from round to round.
+// --replicated: through the image's start command with Litestream replicating
+// to a folder beside it (both processes counted; the README gives such a
+// container 320 MB).
 import Database from "better-sqlite3";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Client, GOOD_PASSWORD, registerUser } from "./lib/client";
 import { makeImage, makePngBomb } from "./lib/images";
 import { postForm } from "./lib/publish";
 import { startServer } from "./lib/server";
 
-const seconds = Number(process.argv[2] ?? 60);
-const connections = Number(process.argv[3] ?? 200);
-const rounds = Number(process.argv[4] ?? 2);
+const [seconds = 60, connections = 200, rounds = 2] = process.argv.slice(2).filter((arg) => !arg.startsWith("--")).map(Number);
+const replicated = process.argv.includes("--replicated");
 /** Authors: two connections each at 200, so neither the per-account quota nor the two-uploads-at-once rule is what limits them. */
 const USERS = 100;
 /** Accounts sending the bombs and the nested markup (many connections each: they meet the per-account limits too). */
 const ATTACKERS = 10;
-const MEMORY_LIMIT_MB = 256;
+const MEMORY_LIMIT_MB = replicated ? 320 : 256;
 
 /** RSS of a process and all its descendants (worker threads are inside it), in MB. */
 function treeRss(pid: number): number {
@@ -39,7 +43,12 @@ function treeRss(pid: number): number {
   return kb / 1024;
 }
 
-const server = await startServer({ DEMO_CONTENT: "on", TRUST_PROXY: "true" });
+const replica = replicated ? mkdtempSync(path.join(tmpdir(), "dejiny-load-replica-")) : undefined;
+const server = await startServer(
+  { DEMO_CONTENT: "on", TRUST_PROXY: "true", ...(replica && { LITESTREAM_REPLICA_URL: `file://${replica}` }) },
+  undefined,
+  { startCommand: replicated },
+);
 type Account = Awaited<ReturnType<typeof registerUser>>;
 /** A few at a time: password hashing runs one at a time, with a bounded queue. */
 async function register(count: number): Promise<Account[]> {
@@ -176,6 +185,7 @@ const has = db.prepare("SELECT 1 FROM posts WHERE id = ?");
 const lost = acknowledged.filter((id) => !has.get(id));
 db.close();
 await server.stop();
+if (replica) rmSync(replica, { recursive: true, force: true });
 
 console.log(`load-test: ${rounds} × ${seconds} s at ${connections} connections`);
 console.log(`statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
