@@ -11,5 +11,5 @@ const started = Date.now();
 const report = await (bucket ? crashRoundsInBucket : crashRounds)(rounds, console.log);
 console.log(
   `crash-test${bucket ? " (images in a bucket)" : ""}: ${report.rounds} rounds survived, ${report.acknowledged} acknowledged articles of ${report.attempted} attempts all present, ` +
-    `${report.orphansRemoved} orphan image files cleaned at start-up, ${Math.round((Date.now() - started) / 1000)} s`,
+    `${report.orphansRemoved} interrupted uploads cleaned up at start-up, ${Math.round((Date.now() - started) / 1000)} s`,
 );

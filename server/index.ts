@@ -156,6 +156,8 @@ app.get("/images/:name", async (req, res, next) => {
   res.status(404).type("text/plain").send("Not found");
 });
 
+const IMAGE_READER_IDLE_MS = 30_000;
+
 /**
  * Send a stored image with the headers express's sendFile gave (year-long
  * caching of names that never change, validators for conditional requests),
@@ -164,6 +166,8 @@ app.get("/images/:name", async (req, res, next) => {
 async function sendImage(req: express.Request, res: express.Response, name: string, { immutable }: { immutable: boolean }): Promise<boolean> {
   const file = await app$.openImage(name);
   if (!file) return false;
+  // A reader that stops reading for this long is let go: it holds a file, or memory, or a connection to the storage.
+  res.setTimeout(IMAGE_READER_IDLE_MS, () => res.destroy());
   res.set({
     ...IMAGE_HEADERS,
     "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "public, max-age=0",

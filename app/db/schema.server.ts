@@ -153,6 +153,19 @@ export const pendingImages = sqliteTable(
 );
 
 /**
+ * Image keys whose files may exist with nothing referring to them: written
+ * here before an upload's files are, and before an image's files are
+ * deleted. The start-up clean-up removes the files of those no article or
+ * pending upload uses. Files of keys never named here (another site's in a
+ * shared bucket, those of a database restored from elsewhere) are never
+ * touched, and no start needs to list the image store.
+ */
+export const looseImages = sqliteTable("loose_images", {
+  key: text("key").primaryKey(),
+  since: integer("since").notNull(),
+});
+
+/**
  * One row whose stamp the triggers of migration 0004 set to a new random
  * value whenever anything a page shows changes (posts, their tags, the
  * authors' names), whoever writes it. The page cache compares stamps

@@ -19,6 +19,11 @@ export function variantFile(key: string, variant: ImageVariant, format: ImageFor
   return `${key}-${variant}.${format}`;
 }
 
+/** Every file name an image's variants have. */
+export function variantFiles(key: string): string[] {
+  return IMAGE_VARIANTS.flatMap((variant) => IMAGE_FORMATS.map((format) => variantFile(key, variant, format)));
+}
+
 export function imageUrl(key: string, variant: ImageVariant, format: ImageFormat): string {
   return `/images/${variantFile(key, variant, format)}`;
 }

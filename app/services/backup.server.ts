@@ -1,23 +1,27 @@
 import Database from "better-sqlite3";
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { VARIANT_FILE } from "~/lib/images";
+import { VARIANT_FILE, variantFiles } from "~/lib/images";
 import { migrateDatabase, sqlite } from "~/db/connection.server";
+import { clearLooseImages } from "~/models/loose-images.server";
+import { referencedImageKeys } from "~/models/posts.server";
 import { indexMissingPosts } from "~/models/search.server";
 import { env } from "~/config/env.server";
 import { folderStore, imageStore, type ImageStore } from "./image-store.server";
 
 type Report = { code: number; output: string };
 
-/** Copy the image files from one store to another (a folder of a backup, the site's folder or bucket), one file at a time. */
-async function copyImages(from: ImageStore, to: ImageStore, only?: (name: string) => boolean | Promise<boolean>): Promise<number> {
+/** Copy the files of these images from one store to another (the site's folder or bucket, a backup's folder), one file at a time; files already there are skipped. */
+async function copyImages(keys: Iterable<string>, from: ImageStore, to: ImageStore): Promise<number> {
   let copied = 0;
-  for await (const name of from.names()) {
-    if (!VARIANT_FILE.test(name) || (only && !(await only(name)))) continue;
-    const bytes = await from.read(name);
-    if (!bytes) continue; // deleted meanwhile
-    await to.write(name, bytes);
-    copied++;
+  for (const key of keys) {
+    for (const name of variantFiles(key)) {
+      if (await to.has(name)) continue;
+      const bytes = await from.read(name);
+      if (!bytes) continue; // deleted meanwhile, or a thumbnail not made yet
+      await to.write(name, bytes);
+      copied++;
+    }
   }
   return copied;
 }
@@ -53,11 +57,11 @@ export async function runBackup(target: string | undefined): Promise<Report> {
   const copy = folderStore(uploads);
   await mkdir(uploads, { recursive: true });
 
-  await copyImages(site, copy);
+  await copyImages(referencedImageKeys(), site, copy);
   await sqlite.backup(databaseFile);
   const { posts, keys } = describeCopy(databaseFile);
   // What was uploaded since the first pass.
-  await copyImages(site, copy, async (name) => keys.has(VARIANT_FILE.exec(name)![1]) && !(await copy.has(name)));
+  await copyImages(keys, site, copy);
 
   const present = new Set((await readdir(uploads)).map((name) => VARIANT_FILE.exec(name)?.[1]));
   const missing = [...keys].filter((key) => !present.has(key));
@@ -96,14 +100,19 @@ function litestreamTables(): string[] {
  * or stopped. The database is replaced page by page through SQLite's backup
  * API, in one transaction: a running site goes on serving the old articles
  * until the moment it commits, then the restored ones (its page cache sees
- * the change). The current database and images are kept beside the restored
- * ones (suffix .before-restore-<time>) until you remove them.
+ * the change). The current database is kept beside the restored one
+ * (suffix .before-restore-<time>) until you remove it; the images stay
+ * where they are (nothing removes them), so it keeps its own too. A backup
+ * without its manifest (written last) did not finish, and is refused.
  */
 export async function runRestore(source: string | undefined): Promise<Report> {
   if (!source) return { code: 2, output: "Usage: npm run restore -- <backup folder>" };
   const folder = path.resolve(source);
   const databaseFile = path.join(folder, "dejiny.db");
   if (!(await stat(databaseFile).catch(() => null))) return { code: 1, output: `${databaseFile} does not exist.` };
+  if (!(await stat(path.join(folder, "manifest.json")).catch(() => null))) {
+    return { code: 1, output: `${folder} has no manifest.json: that backup did not finish. Nothing was changed.` };
+  }
   const backup = new Database(databaseFile, { readonly: true });
   try {
     const integrity = backup.pragma("integrity_check", { simple: true });
@@ -111,22 +120,24 @@ export async function runRestore(source: string | undefined): Promise<Report> {
 
     const suffix = `.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     await sqlite.backup(`${env.databasePath}${suffix}`);
-    const site = await imageStore();
-    await copyImages(site, folderStore(`${env.uploadsDir}${suffix}`));
     // The restored articles' images first, so that none is missing once the database switches.
-    const images = await copyImages(folderStore(path.join(folder, "uploads")), site);
+    // The current images stay where they are: nothing removes them, so the kept database still has its own.
+    const images = await copyImages(describeCopy(databaseFile).keys, folderStore(path.join(folder, "uploads")), await imageStore());
     const replication = litestreamTables();
     if (!(await copyInto(backup, env.databasePath))) {
       return { code: 1, output: "The database stayed busy for 10 s: nothing was restored. Try again in a moment." };
     }
     for (const create of replication) sqlite.exec(create.replace(/^CREATE TABLE/, "CREATE TABLE IF NOT EXISTS"));
     migrateDatabase();
+    // The restored marks name uploads and deletes of another moment, whose files may belong to
+    // articles of the kept database: they are left alone rather than removed.
+    clearLooseImages();
     indexMissingPosts();
     return {
       code: 0,
       output:
-        `Restored the database and ${images} image files from ${folder}. The previous ones are kept with the suffix ${suffix}. ` +
-        "Image files only the previous database used are removed at the next start.",
+        `Restored the database and ${images} image files from ${folder}. The previous database is kept with the suffix ${suffix}; ` +
+        "the previous images stay where they were.",
     };
   } finally {
     backup.close();

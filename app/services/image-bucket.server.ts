@@ -1,11 +1,20 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
-import type { Readable } from "node:stream";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import { Readable } from "node:stream";
 import type { ImageBucket } from "~/config/env.server";
 import type { ImageStore } from "./image-store.server";
 
 const CONTENT_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg" };
 
-const notFound = (error: unknown) => error instanceof S3ServiceException && (error.name === "NoSuchKey" || error.$metadata.httpStatusCode === 404);
+/** No such object (a missing bucket is an error, not a missing image; HEAD answers have no body to tell). */
+const notFound = (error: unknown) => error instanceof S3ServiceException && (error.name === "NoSuchKey" || error.name === "NotFound");
+
+/**
+ * An object up to this size (every variant of an ordinary photo) is read
+ * whole before it is sent, so the storage's connection is free at once
+ * however slowly the reader takes it; a larger one (a noise image can encode
+ * to several MB) is passed on as it comes, within the socket timeout.
+ */
+const READ_WHOLE_BYTES = 1024 * 1024;
 
 /**
  * The images in S3-compatible object storage, each file an object named
@@ -23,9 +32,17 @@ export function bucketStore({ bucket, prefix, endpoint, region, accessKeyId, sec
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
     // A storage that does not answer fails the request within about ten seconds (two tries of five), not
-    // minutes: a reader waits no longer for a picture, and stalled requests do not pile up.
+    // minutes; one that goes quiet in the middle of an object (or whose reader stops reading) is cut off
+    // after 10 s: stalled requests do not hold the connections for good.
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
+    requestHandler: {
+      connectionTimeout: 2_000,
+      requestTimeout: 5_000,
+      throwOnRequestTimeout: true,
+      socketTimeout: 10_000,
+      httpAgent: { maxSockets: 128 },
+      httpsAgent: { maxSockets: 128 },
+    },
   });
 
   const get = async (name: string) => {
@@ -38,16 +55,6 @@ export function bucketStore({ bucket, prefix, endpoint, region, accessKeyId, sec
   };
 
   return {
-    where: `s3://${bucket}/${prefix}${endpoint ? ` at ${endpoint}` : ""}`,
-    async *names() {
-      let ContinuationToken: string | undefined;
-      do {
-        // Only this folder's files (the delimiter leaves out those of folders below it).
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: "/", ContinuationToken }));
-        for (const { Key } of page.Contents ?? []) yield Key!.slice(prefix.length);
-        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (ContinuationToken);
-    },
     async has(name) {
       try {
         await client.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + name }));
@@ -64,7 +71,9 @@ export function bucketStore({ bucket, prefix, endpoint, region, accessKeyId, sec
     async open(name) {
       const object = await get(name);
       if (!object) return null;
-      return { body: object.Body as Readable, size: object.ContentLength!, modified: object.LastModified!, etag: object.ETag! };
+      const size = object.ContentLength ?? 0;
+      const body = size <= READ_WHOLE_BYTES ? Readable.from([Buffer.from(await object.Body!.transformToByteArray())]) : (object.Body as Readable);
+      return { body, size, modified: object.LastModified ?? new Date(0), etag: object.ETag ?? "" };
     },
     async write(name, bytes) {
       const type = CONTENT_TYPES[name.slice(name.lastIndexOf(".") + 1)];

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { access, mkdir, open, opendir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { env } from "~/config/env.server";
@@ -13,17 +13,13 @@ export type ImageFile = { body: Readable; size: number; modified: Date; etag: st
  * image store (VARIANT_FILE) and written once, whole; they never change.
  */
 export type ImageStore = {
-  /** What the log and the tools' output call it. */
-  where: string;
-  /** Every file name in the store, a page at a time: a store of any size is listed in little memory. */
-  names(): AsyncIterable<string>;
   has(name: string): Promise<boolean>;
   /** The file's bytes, or null when there is no such file. */
   read(name: string): Promise<Buffer | null>;
   open(name: string): Promise<ImageFile | null>;
   /** Store a file whole: a reader never sees part of it. */
   write(name: string, bytes: Buffer): Promise<void>;
-  /** Remove a file; no error when there is none. */
+  /** Remove a file (and any half-written copy of it); no error when there is none. */
   remove(name: string): Promise<void>;
 };
 
@@ -32,17 +28,6 @@ const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === "E
 /** The images in a folder of the volume. */
 export function folderStore(folder: string): ImageStore {
   return {
-    where: folder,
-    async *names() {
-      let dir;
-      try {
-        dir = await opendir(folder);
-      } catch (error) {
-        if (missing(error)) return;
-        throw error;
-      }
-      for await (const entry of dir) yield entry.name;
-    },
     has: (name) => access(path.join(folder, name)).then(() => true, () => false),
     read: (name) => readFile(path.join(folder, name)).catch((error) => (missing(error) ? null : Promise.reject(error))),
     async open(name) {
@@ -73,7 +58,10 @@ export function folderStore(folder: string): ImageStore {
         throw error;
       }
     },
-    remove: (name) => rm(path.join(folder, name), { force: true }),
+    async remove(name) {
+      await rm(path.join(folder, name), { force: true });
+      await rm(path.join(folder, `${name}.tmp`), { force: true });
+    },
   };
 }
 

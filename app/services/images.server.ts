@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Sharp, SharpOptions } from "sharp";
-import { IMAGE_FORMATS, IMAGE_VARIANTS, IMAGE_WIDTHS, THUMBNAIL, THUMBNAIL_SIZE, VARIANT_FILE, variantFile, type ImageVariant } from "~/lib/images";
+import { IMAGE_FORMATS, IMAGE_WIDTHS, THUMBNAIL, THUMBNAIL_SIZE, variantFile, variantFiles, type ImageVariant } from "~/lib/images";
 import { IMAGE_MAX_PIXELS } from "~/lib/rules";
 import { BusyError, createLimiter } from "./concurrency.server";
+import { looseImageKeys, markImageLoose, unmarkImageLoose } from "~/models/loose-images.server";
+import { imageKeyInUse } from "~/models/posts.server";
 import { imageStore } from "./image-store.server";
 
 /**
@@ -74,6 +76,8 @@ async function encodeVariants(input: Buffer): Promise<StoredImage> {
   const { data: pixels, info } = await decode(input);
   const sharp = await loadSharp();
   const key = randomBytes(12).toString("base64url");
+  // Before any file: a crash while they are written leaves them to the start-up clean-up.
+  markImageLoose(key);
   await writeVariants(key, variantsOf(sharp, pixels, { raw: { width: info.width, height: info.height, channels: info.channels } }));
   return { key, width: info.width, height: info.height };
 }
@@ -141,31 +145,38 @@ export async function addMissingThumbnails(keys: Iterable<string>): Promise<{ ma
   return { made, failed };
 }
 
-/** Remove every variant of an image. A failure is only logged. */
+/**
+ * Remove every variant of an image. A failure is only logged: the key stays
+ * marked loose, and the next start tries again.
+ */
 export async function deleteImage(key: string): Promise<void> {
+  markImageLoose(key);
+  await removeFiles(key);
+}
+
+async function removeFiles(key: string): Promise<void> {
   const store = await imageStore();
-  const files = IMAGE_VARIANTS.flatMap((variant) => IMAGE_FORMATS.map((format) => variantFile(key, variant, format)));
-  const results = await Promise.allSettled(files.map((name) => store.remove(name)));
-  for (const result of results) {
-    if (result.status === "rejected") console.error("Could not delete image file", result.reason);
-  }
+  const results = await Promise.allSettled(variantFiles(key).map((name) => store.remove(name)));
+  const failures = results.filter((result) => result.status === "rejected");
+  for (const failure of failures) console.error("Could not delete image file", failure.reason);
+  if (failures.length === 0) unmarkImageLoose(key);
 }
 
 /**
- * Remove image files no post or pending upload refers to (left by a crash
- * between writing the files and the database row), and half-written files.
- * Run at start-up, before any request can be writing. The store is listed a
- * page at a time, so that its size does not matter to memory.
+ * Remove the files of the images marked loose that no post or pending upload
+ * uses (an upload or a delete the process died in), and forget the marks of
+ * those in use. Run at start-up, before any request can be writing. Returns
+ * how many images' files were removed.
  */
-export async function removeOrphanImages(referenced: Set<string>): Promise<number> {
-  const store = await imageStore();
+export async function removeLooseImages(): Promise<number> {
   let removed = 0;
-  for await (const name of store.names()) {
-    const match = VARIANT_FILE.exec(name);
-    if (name.endsWith(".tmp") || (match !== null && !referenced.has(match[1]))) {
-      await store.remove(name);
-      removed++;
+  for (const key of looseImageKeys()) {
+    if (imageKeyInUse(key)) {
+      unmarkImageLoose(key);
+      continue;
     }
+    await removeFiles(key);
+    removed++;
   }
   return removed;
 }

@@ -1,5 +1,6 @@
 import { checkForm, EDIT_POST_FIELDS, editPostSchema, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
 import { BUSY_MESSAGE, canModify, imageSizeProblem, MESSAGES, POST_MESSAGES } from "~/lib/rules";
+import { markImageLoose } from "~/models/loose-images.server";
 import { getPendingImage, insertPendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
 import { inTransaction } from "~/db/connection.server";
 import { deletePost, deletePostsOf, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
@@ -92,7 +93,8 @@ export function keepPending(image: StoredImage, userId: string): string {
 
 /** Remove pending images nobody used within a day (their files too). */
 export async function removeStalePendingImages(now = Date.now()): Promise<void> {
-  for (const key of takeStalePendingImages(now - PENDING_LIFETIME)) await deleteImage(key);
+  const keys = inTransaction(() => markedLoose(takeStalePendingImages(now - PENDING_LIFETIME)));
+  for (const key of keys) await deleteImage(key);
 }
 
 /** What a refused form shows again when reading it stopped early (the image kept only if it is this user's). */
@@ -225,11 +227,21 @@ export async function savePost({ post, user }: ChangePermission, form: FormData)
   return { ok: true };
 }
 
+/**
+ * Image keys whose references are being removed, marked loose in the same
+ * transaction: files a crash leaves before they are deleted are the next
+ * start's to remove (removeLooseImages).
+ */
+function markedLoose<T extends string | undefined>(keys: T[]): T[] {
+  for (const key of keys) if (key) markImageLoose(key);
+  return keys;
+}
+
 /** Delete an article, its tags and its image files. */
 export async function removePost({ post, user }: ChangePermission, detail = ""): Promise<PostResult> {
   const image = inTransaction(() => {
     if (user.id !== post.authorId) logModeration(user, "deleteArticle", { post, user: author(post), detail });
-    return deletePost(post.id);
+    return markedLoose([deletePost(post.id)])[0];
   });
   if (image) await deleteImage(image);
   return { ok: true };
@@ -244,12 +256,12 @@ function author(post: Post) {
  * with `alongside` (told how many; it may delete the account and name more
  * image files to remove, e.g. its pending uploads); then the image files, one
  * article at a time. A crash in between leaves files no row refers to,
- * which the next start removes (removeOrphanImages), as after a single delete.
+ * marked loose with the rows' removal: the next start removes them, as after a single delete.
  */
 export async function removePostsOf(userId: string, alongside: (removed: number) => string[] | void): Promise<number> {
   const { posts, moreImages } = inTransaction(() => {
-    const posts = deletePostsOf(userId);
-    return { posts, moreImages: alongside(posts.length) ?? [] };
+    const posts = markedLoose(deletePostsOf(userId));
+    return { posts, moreImages: markedLoose(alongside(posts.length) ?? []) };
   });
   for (const key of [...posts, ...moreImages]) await deleteImage(key);
   return posts.length;

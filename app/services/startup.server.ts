@@ -3,7 +3,7 @@ import { countPosts, referencedImageKeys } from "~/models/posts.server";
 import { indexMissingPosts } from "~/models/search.server";
 import { seedDemoContent } from "./demo.server";
 import { env } from "~/config/env.server";
-import { addMissingThumbnails, removeOrphanImages } from "./images.server";
+import { addMissingThumbnails, removeLooseImages } from "./images.server";
 import { removeStalePendingImages } from "./posts.server";
 
 const HOUR = 60 * 60 * 1000;
@@ -11,7 +11,7 @@ const HOUR = 60 * 60 * 1000;
 /**
  * Runs once before the server listens (the database module has already
  * applied migrations on import): indexes articles the search does not know
- * yet (all of them, on the first start after an upgrade), removes image files nothing refers to,
+ * yet (all of them, on the first start after an upgrade), removes the files of interrupted uploads and deletes,
  * schedules the clean-up of unused pending images, and on the very first
  * start of an installation with no posts publishes the demo articles unless
  * DEMO_CONTENT=off. A read-only replica does none of it.
@@ -25,10 +25,10 @@ export async function startup(): Promise<void> {
   const indexed = indexMissingPosts();
   if (indexed > 0) console.info(`Indexed ${indexed} articles for search.`);
   try {
-    const orphans = await removeOrphanImages(referencedImageKeys());
-    if (orphans > 0) console.info(`Removed ${orphans} image files that no article refers to (left by an interrupted upload).`);
+    const removed = await removeLooseImages();
+    if (removed > 0) console.info(`Removed the files of ${removed} images that no article refers to (left by an interrupted upload or delete).`);
   } catch (error) {
-    // A bucket out of reach need not keep the site down: the orphans wait for the next start.
+    // A bucket out of reach need not keep the site down: the loose files wait for the next start.
     console.error("Could not clean up the image files; the next start tries again", error);
   }
   await removeStalePendingImages();

@@ -39,7 +39,7 @@ export async function crashRounds(rounds: number, log: (line: string) => void = 
   try {
     for (let round = 1; round <= rounds; round++) {
       server = await startServer(env, dir);
-      orphansRemoved += Number(server.output().match(/Removed (\d+) image files/)?.[1] ?? 0);
+      orphansRemoved += Number(server.output().match(/Removed the files of (\d+) images/)?.[1] ?? 0);
       await expectNoOrphans(server, images);
 
       let writing = true;
