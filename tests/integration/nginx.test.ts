@@ -146,6 +146,17 @@ describe("the site behind nginx (deploy/nginx/dejiny.conf)", () => {
   const register = (displayName: string, email: string) =>
     postForm({ intent: "register", displayName, email, password: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD });
 
+  it("keeps an image once, whatever query its address carries", async () => {
+    const src = /src="(\/images\/[^"]+)"/.exec((await send(ports.https, "/posts")).text)![1];
+    const answers = [];
+    for (const query of ["", "?1", "?2"]) answers.push(await send(ports.https, `${src}${query}`));
+    expect(answers.map((answer) => [answer.status, answer.headers["x-cache-status"]])).toEqual([
+      [200, "MISS"],
+      [200, "HIT"],
+      [200, "HIT"],
+    ]);
+  });
+
   it("keeps no search (nobody learns what others looked for), and answers no other name", async () => {
     for (let i = 0; i < 2; i++) expect((await send(ports.https, "/posts?q=morava")).headers["x-cache-status"]).toBe("BYPASS");
     // A made-up name neither reaches the site nor fills the cache: no TLS for it, and nothing over plain HTTP.
