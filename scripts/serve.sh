@@ -66,12 +66,19 @@ server_without_keys="env$(printf ' -u %s' $keys) $server"
 case $(printf %s "${READ_ONLY:-}" | tr '[:upper:]' '[:lower:]') in
   "" | off | false | 0) ;;
   *)
+    # Only a copy this branch restored is replaced: READ_ONLY set by mistake on the primary's volume
+    # must not throw away its database (and the writes Litestream has not shipped yet).
+    marker="$DATABASE_PATH.replica-copy"
+    if [ -e "$DATABASE_PATH" ] && [ ! -e "$marker" ]; then
+      fail "READ_ONLY is on, but $DATABASE_PATH is not a copy restored for a replica: it would be replaced. Give a replica a volume of its own."
+    fi
     copy="$DATABASE_PATH.restoring"
     rm -f "$copy" "$copy.tmp-wal" "$copy.tmp-shm"
     "$litestream" restore -config "$config" -o "$copy" "$DATABASE_PATH"
     # Litestream leaves the WAL files of its temporary copy behind; the old copy's go with it.
     rm -f "$copy.tmp-wal" "$copy.tmp-shm" "$DATABASE_PATH-wal" "$DATABASE_PATH-shm"
     mv "$copy" "$DATABASE_PATH"
+    : >"$marker"
     exec $server_without_keys
     ;;
 esac

@@ -9,7 +9,7 @@ import { makeImage } from "../../scripts/lib/images";
 import { postForm, publish } from "../../scripts/lib/publish";
 import { runServerExpectingExit, startServer, type RunningServer } from "../../scripts/lib/server";
 import { getPage, readDatabase } from "../support/http";
-import { restoreReplica, waitForReplica } from "../support/litestream";
+import { restoreReplica, runStartCommand, waitForReplica } from "../support/litestream";
 
 /**
  * A read-only replica (READ_ONLY=on; README: "Past one box"): a primary
@@ -203,9 +203,15 @@ describe("a read-only replica (READ_ONLY=on) on a copy restored by Litestream", 
     const generations = () => readdirSync(path.join(replicaFolder, "generations")).sort();
     const known = generations();
     const dir = path.join(root, "scripted");
-    // What an earlier start left: a copy that is not even a database.
     mkdirSync(path.join(dir, "data"), { recursive: true });
     for (const file of ["dejiny.db", "dejiny.db-wal"]) writeFileSync(path.join(dir, "data", file), "old");
+    // A database the script did not restore (READ_ONLY set by mistake on the primary's volume) is never replaced.
+    const refused = await runStartCommand({ ...shared, READ_ONLY: "on", DATABASE_PATH: path.join(dir, "data", "dejiny.db") });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain("is not a copy restored for a replica: it would be replaced");
+    expect(readFileSync(path.join(dir, "data", "dejiny.db"), "utf8")).toBe("old");
+    // What an earlier start of the script left: its copy (here not even a database).
+    writeFileSync(path.join(dir, "data", "dejiny.db.replica-copy"), "");
     const scripted = await startServer({ ...shared, READ_ONLY: "on" }, dir, { startCommand: true });
     servers.push(scripted);
     // The script has become the server itself: no Litestream beside it.

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +9,7 @@ import { publish } from "../../scripts/lib/publish";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
 import { getPage, readDatabase } from "../support/http";
-import { childEnv, replicatedIds, sleep, waitForReplica } from "../support/litestream";
+import { replicatedIds, runStartCommand, sleep, waitForReplica } from "../support/litestream";
 
 const root = mkdtempSync(path.join(tmpdir(), "dejiny-replication-"));
 const servers: RunningServer[] = [];
@@ -29,14 +28,6 @@ function childrenOf(pid: number): number[] {
   return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number));
 }
 
-/** `sh scripts/serve.sh` to its exit, for its configuration errors. */
-function runStartCommand(env: Record<string, string>): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile("sh", ["scripts/serve.sh"], { env: childEnv(env), timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, output: `${stdout}${stderr}` }),
-    );
-  });
-}
 
 /**
  * The disaster: articles are published through the site's forms, they reach

@@ -37,3 +37,12 @@ export async function waitForReplica(env: Record<string, string>, databasePath: 
     await sleep(200);
   }
 }
+
+/** `sh scripts/serve.sh` to its exit, for its configuration errors. */
+export function runStartCommand(env: Record<string, string>): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile("sh", ["scripts/serve.sh"], { env: childEnv(env), timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, output: `${stdout}${stderr}` }),
+    );
+  });
+}
