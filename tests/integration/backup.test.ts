@@ -1,13 +1,13 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { registerUser } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
-import { getPage } from "../support/http";
+import { getPage, readDatabase } from "../support/http";
 
 const root = mkdtempSync(path.join(tmpdir(), "dejiny-backup-"));
 const servers: RunningServer[] = [];
@@ -61,5 +61,11 @@ describe("backup and restore", () => {
     expect((await runBuildCommand("runBackup", [root], paths)).code).toBe(1);
     expect((await runBuildCommand("runRestore", [path.join(root, "nothing-here")], paths)).code).toBe(1);
     expect((await runBuildCommand("runBackup", [], paths)).output).toContain("Usage");
+    // A backup that did not finish: its database, but no manifest (written last).
+    const partial = path.join(root, "partial");
+    mkdirSync(partial);
+    readDatabase(inject("databasePath"), (db) => db.exec(`VACUUM INTO '${path.join(partial, "dejiny.db")}'`));
+    const refused = await runBuildCommand("runRestore", [partial], paths);
+    expect([refused.code, refused.output]).toEqual([1, expect.stringContaining("has no manifest.json: that backup did not finish")]);
   });
 });
