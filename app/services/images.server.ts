@@ -146,15 +146,11 @@ export async function addMissingThumbnails(keys: Iterable<string>): Promise<{ ma
 }
 
 /**
- * Remove every variant of an image. A failure is only logged: the key stays
- * marked loose, and the next start tries again.
+ * Remove every variant of an image whose key is marked loose (the upload
+ * marked it, or the caller did with the removal of its last reference). A
+ * failure is only logged: the key stays marked, and the next start tries again.
  */
 export async function deleteImage(key: string): Promise<void> {
-  markImageLoose(key);
-  await removeFiles(key);
-}
-
-async function removeFiles(key: string): Promise<void> {
   const store = await imageStore();
   const results = await Promise.allSettled(variantFiles(key).map((name) => store.remove(name)));
   const failures = results.filter((result) => result.status === "rejected");
@@ -175,7 +171,7 @@ export async function removeLooseImages(): Promise<number> {
       unmarkImageLoose(key);
       continue;
     }
-    await removeFiles(key);
+    await deleteImage(key);
     removed++;
   }
   return removed;
