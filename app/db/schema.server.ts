@@ -174,6 +174,8 @@ export const looseImages = sqliteTable("loose_images", {
 export const pageData = sqliteTable("page_data", {
   id: integer("id").primaryKey(),
   stamp: integer("stamp").notNull(),
+  /** When anything a page shows last changed (ms); the triggers only move it forward, so feeds' Last-Modified never goes back. */
+  changedAt: integer("changed_at").notNull().default(0),
 });
 
 /** Reasons a reader may give when reporting an article (the labels are in ~/lib/moderation). */

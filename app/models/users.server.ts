@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import { containsPattern, foldForSearch } from "~/lib/search";
 import { countRows, db } from "~/db/connection.server";
@@ -72,8 +72,17 @@ export function noteUserSeen(userId: string, now: number): void {
 }
 
 /** Admins who can still sign in. */
+/**
+ * An active admin can sign in and reach /admin: enabled, with a password
+ * (the demo author has none, so granting it rights adds no admin who could act).
+ */
+export function isActiveAdmin(user: User): boolean {
+  return user.isAdmin && user.disabledAt === null && user.passwordHash !== null;
+}
+
+/** The admins isActiveAdmin counts: the site must keep one. */
 export function countActiveAdmins(): number {
-  return countRows(users, and(eq(users.isAdmin, true), isNull(users.disabledAt)));
+  return countRows(users, and(eq(users.isAdmin, true), isNull(users.disabledAt), isNotNull(users.passwordHash)));
 }
 
 /** Delete an account; its sessions, reset tokens, pending images and reports go with it (its articles must be gone first). */

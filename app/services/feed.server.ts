@@ -5,6 +5,7 @@ import { PAGE_SIZE } from "~/lib/rules";
 import { SITE_NAME, TAGLINE } from "~/lib/site";
 import { LINK_REL, linkCitations, type Source } from "~/lib/sources";
 import { escapeXml } from "~/lib/xml";
+import { siteChangedAt } from "~/models/meta.server";
 import { newestPostsWhole } from "~/models/posts.server";
 import { etagOf } from "./http-cache.server";
 
@@ -52,7 +53,8 @@ export type Feed = { body: string; etag: string; lastModified: Date | null };
 export function atomFeed(tag: string | null): Feed {
   const posts = newestPostsWhole({ tag, limit: FEED_SIZE });
   const self = `${env.publicUrl}/feed.xml${tag ? `?tag=${encodeURIComponent(tag)}` : ""}`;
-  const newest = posts.reduce((latest, post) => Math.max(latest, post.updatedAt), 0);
+  // The site's change time, not the newest entry's: deleting the newest article must not move it back.
+  const changedAt = siteChangedAt();
   const body = [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="sk">',
@@ -61,10 +63,10 @@ export function atomFeed(tag: string | null): Feed {
     `<id>${xml(self)}</id>`,
     `<link rel="self" type="application/atom+xml" href="${xml(self)}"/>`,
     `<link rel="alternate" type="text/html" href="${xml(env.publicUrl + listHref({ tag, limit: PAGE_SIZE }))}"/>`,
-    `<updated>${atomTime(newest)}</updated>`,
+    `<updated>${atomTime(changedAt)}</updated>`,
     `<icon>${xml(env.publicUrl)}/img/favicon.svg</icon>`,
     ...posts.map(entry),
     "</feed>",
   ].join("\n");
-  return { body, etag: etagOf(body), lastModified: posts.length > 0 ? new Date(newest) : null };
+  return { body, etag: etagOf(body), lastModified: changedAt > 0 ? new Date(changedAt) : null };
 }

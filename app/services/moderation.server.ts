@@ -3,7 +3,7 @@ import { ACCOUNT_ACTIONS, articleCount, MODERATION_MESSAGES, reasonLabel, type A
 import { inTransaction } from "~/db/connection.server";
 import { getPost } from "~/models/posts.server";
 import { getOpenReport, insertReport, dismissReport as markDismissed } from "~/models/reports.server";
-import { countActiveAdmins, getUserById, updateUser, type User } from "~/models/users.server";
+import { countActiveAdmins, getUserById, isActiveAdmin, updateUser, type User } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
 import { mayChangePost, removePost, removePostsOf } from "./posts.server";
 import { endAllSessionsOf, type CurrentUser } from "./session.server";
@@ -46,7 +46,7 @@ export async function moderateAccount(actor: Actor, userId: string, action: Acco
   if (alreadyDone(user, action)) return { ok: true, message: ACCOUNT_ACTIONS[action].done };
   return inTransaction(() => {
     // Checked in the transaction, so two admins demoting each other at once cannot both succeed.
-    if (takesAdminAway && user.isAdmin && user.disabledAt === null && countActiveAdmins() <= 1) return refuse(400, MODERATION_MESSAGES.lastAdmin);
+    if (takesAdminAway && isActiveAdmin(user) && countActiveAdmins() <= 1) return refuse(400, MODERATION_MESSAGES.lastAdmin);
     updateUser(user.id, FLAG_CHANGES[action]());
     // A disabled account is signed out everywhere at once (its sessions also stop working while it is disabled).
     if (action === "disable") endAllSessionsOf(user.id);

@@ -26,10 +26,10 @@ const ABSOLUTE = 90 * DAY;
 const TOUCH_AFTER = 5 * 60 * 1000;
 /**
  * Sessions one account may have at once: signing in again ends the one
- * unused longest. Far more devices than a person has, but a script signing
+ * unused longest. More devices than a person has, but a script signing
  * in all day leaves no pile of rows, nor an endless list on /account.
  */
-const MAX_SESSIONS_PER_ACCOUNT = 100;
+const MAX_SESSIONS_PER_ACCOUNT = 20;
 const USER_AGENT_MAX_LENGTH = 300;
 
 const sessionCookie = createCookie("dejiny_session", {

@@ -1,5 +1,6 @@
 import { env } from "~/config/env.server";
 import { escapeXml } from "~/lib/xml";
+import { siteChangedAt } from "~/models/meta.server";
 import { countPosts, listPostChanges } from "~/models/posts.server";
 
 /** Addresses in one sitemap file (the protocol allows 50,000; smaller files cost each request less). */
@@ -23,10 +24,11 @@ export function sitemap(page: number | null, pageSize = SITEMAP_PAGE_SIZE): { bo
   const number = page ?? 1;
   if (number < 1 || number > pages) return null;
   const posts = listPostChanges({ offset: (number - 1) * pageSize, limit: pageSize });
-  const newest = posts.reduce((latest, post) => Math.max(latest, post.updatedAt), 0);
   const urls = posts.map((post) => `<url><loc>${xml(`${env.publicUrl}/posts/${post.id}`)}</loc><lastmod>${day(post.updatedAt)}</lastmod></url>`);
   if (number === 1) urls.unshift(`<url><loc>${xml(`${env.publicUrl}/`)}</loc></url>`, `<url><loc>${xml(`${env.publicUrl}/posts`)}</loc></url>`);
-  return { body: wrap("urlset", urls), lastModified: newest > 0 ? new Date(newest) : null };
+  // The site's change time, not the newest article's: a deleted article must not move it back.
+  const changedAt = siteChangedAt();
+  return { body: wrap("urlset", urls), lastModified: changedAt > 0 ? new Date(changedAt) : null };
 }
 
 function wrap(root: "urlset" | "sitemapindex", items: string[]): string {

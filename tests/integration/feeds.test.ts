@@ -99,6 +99,25 @@ describe("the Atom feed", () => {
   });
 });
 
+describe("Last-Modified of the feed and the sitemap", () => {
+  it("moves forward when the newest article is deleted, so a reader's If-Modified-Since copy is not kept", async () => {
+    const { client } = await registerUser(base);
+    const created = await client.request("/create-post", { method: "POST", body: postForm("Feed: zmažem ma", "Text", await makeImage("jpeg", 480, 300)), headers: { Origin: base } });
+    const id = created.headers.get("location")!.split("/").pop()!;
+    const readers = ["/feed.xml", "/sitemap.xml"];
+    const seen = await Promise.all(readers.map(async (path) => (await fetch(`${base}${path}`)).headers.get("last-modified")!));
+    // HTTP dates have whole seconds: delete in a later second than the publication.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await client.post(`/posts/${id}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
+    for (const [i, path] of readers.entries()) {
+      const after = await fetch(`${base}${path}`, { headers: { "If-Modified-Since": seen[i] } });
+      expect(after.status, path).toBe(200);
+      expect(Date.parse(after.headers.get("last-modified")!), path).toBeGreaterThan(Date.parse(seen[i]));
+      expect(await after.text()).not.toContain(id);
+    }
+  });
+});
+
 describe("sitemap and robots.txt", () => {
   it("lists every article with its last change, and robots.txt names the sitemap", async () => {
     const response = await fetch(`${base}/sitemap.xml`);

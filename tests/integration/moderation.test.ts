@@ -133,6 +133,8 @@ describe("admin actions on accounts", () => {
     const { email: keeper } = await newAdmin("Posledná Strážkyňa");
     const admins = query<{ email: string }>("SELECT email FROM users WHERE is_admin = 1 AND disabled_at IS NULL AND email != ?", keeper);
     for (const { email } of admins) expect((await cli("revoke", email)).code).toBe(0);
+    // An admin who cannot sign in (the demo author has no password) does not count.
+    expect((await cli("grant", "demo@dejiny.invalid")).code).toBe(0);
     for (const command of ["revoke", "disable"]) {
       const refused = await cli(command, keeper);
       expect(refused.code).toBe(1);
@@ -145,6 +147,8 @@ describe("admin actions on accounts", () => {
     expect(response.status).toBe(400);
     expect(doc.querySelector(".form-error")?.text).toContain("Ste posledný aktívny administrátor");
     expect(userRow(keeper)).toMatchObject({ is_admin: 1 });
+    // The password-less admin itself can still be demoted: it was never one who could act.
+    expect((await cli("revoke", "demo@dejiny.invalid")).code).toBe(0);
     // With a second admin, the first may be demoted (by the other).
     const { client: second } = await newAdmin("Druhý Strážca");
     const { response: demoted } = await second.post(`/admin/users/${userId(keeper)}`, { intent: "revoke", confirm: "yes" });
