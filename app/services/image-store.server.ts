@@ -79,7 +79,7 @@ async function openRegularFile(file: string): Promise<{ handle: FileHandle; stat
  */
 export function folderStore(folder: string): ImageStore {
   return {
-    has: (name) => lstat(fileIn(folder, name)).then((stat) => stat.isFile(), (error) => (missing(error) ? false : Promise.reject(error))),
+    has: async (name) => lstat(fileIn(folder, name)).then((stat) => stat.isFile(), (error) => (missing(error) ? false : Promise.reject(error))),
     async read(name) {
       const file = await openRegularFile(fileIn(folder, name));
       if (!file) return null;
