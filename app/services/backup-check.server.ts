@@ -14,8 +14,8 @@ export const manifestSchema = z.object({
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
-/** Far above any real manifest (its list of missing images is 19 bytes a key): a larger one is not read. */
-const MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
+/** Far above any real manifest (its list of images deleted while the backup ran takes 19 bytes a key); the parsed JSON stays within a few MB: a larger one is not read. */
+const MANIFEST_MAX_BYTES = 1024 * 1024;
 /** Problems and skipped names reported, at most: a crafted backup may hold millions. */
 const REPORTED = 10;
 

@@ -107,13 +107,14 @@ function refusal(folder: string, problems: string[]): Report {
  * or stopped. The backup is checked first, whole (checkBackup): anything
  * in it that could reach outside the site's data refuses the restore
  * before anything is replaced; files in uploads/ that are not image files
- * are never copied, and are named in the report. The database is replaced page by page through SQLite's backup
- * API, in one transaction: a running site goes on serving the old articles
- * until the moment it commits, then the restored ones (its page cache sees
- * the change). The current database is kept beside the restored one
- * (suffix .before-restore-<time>) until you remove it; the images stay
- * where they are (nothing removes them), so it keeps its own too. A backup
- * without its manifest (written last) did not finish, and is refused.
+ * are never copied, and are named in the report. The database is replaced
+ * page by page through SQLite's backup API, in one transaction: a running
+ * site goes on serving the old articles until the moment it commits, then
+ * the restored ones (its page cache sees the change). The current database
+ * is kept beside the restored one (suffix .before-restore-<time>) until you
+ * remove it; the images stay where they are (nothing removes them), so it
+ * keeps its own too. A backup without its manifest (written last) did not
+ * finish, and is refused.
  */
 export async function runRestore(source: string | undefined): Promise<Report> {
   if (!source) return { code: 2, output: "Usage: npm run restore -- <backup folder>" };
