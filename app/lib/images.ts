@@ -32,5 +32,14 @@ export function imageSrcSet(key: string, format: ImageFormat): string {
   return IMAGE_WIDTHS.map((w) => `${imageUrl(key, w, format)} ${w}w`).join(", ");
 }
 
+/** An image's key, as the upload makes it (12 random bytes, base64url): nothing else names an image's files. */
+const KEY = "[A-Za-z0-9_-]{16}";
+const IMAGE_KEY = new RegExp(`^${KEY}$`);
+
+/** A key of this site's shape; a database from elsewhere (a backup) may hold anything, even a number or bytes. */
+export function isImageKey(key: unknown): key is string {
+  return typeof key === "string" && IMAGE_KEY.test(key);
+}
+
 /** File name of a variant, as the store writes it and /images/ serves it: [, key, variant, format]. */
-export const VARIANT_FILE = /^([A-Za-z0-9_-]{16})-(400|800|1200|thumb)\.(webp|jpg)$/;
+export const VARIANT_FILE = new RegExp(`^(${KEY})-(400|800|1200|thumb)\\.(webp|jpg)$`);

@@ -1,12 +1,14 @@
-import Database from "better-sqlite3";
-import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import type Database from "better-sqlite3";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { VARIANT_FILE, variantFiles } from "~/lib/images";
 import { migrateDatabase, sqlite } from "~/db/connection.server";
 import { clearLooseImages } from "~/models/loose-images.server";
+import { copyImageKeys, copyPostCount, openCopy } from "~/models/backup-copy.server";
 import { referencedImageKeys } from "~/models/posts.server";
 import { indexMissingPosts } from "~/models/search.server";
 import { env } from "~/config/env.server";
+import { checkBackup, type Manifest } from "./backup-check.server";
 import { folderStore, imageStore, type ImageStore } from "./image-store.server";
 
 type Report = { code: number; output: string };
@@ -26,15 +28,15 @@ async function copyImages(keys: Iterable<string>, from: ImageStore, to: ImageSto
   return copied;
 }
 
-/** What a database copy holds: its number of posts and the image keys it refers to. */
+/** What a database copy holds: its number of posts and the image keys it refers to (its articles' and pending uploads'). */
 function describeCopy(databaseFile: string): { posts: number; keys: Set<string> } {
-  const db = new Database(databaseFile, { readonly: true });
+  const copy = openCopy(databaseFile);
   try {
-    const rows = db.prepare("SELECT image AS key FROM posts UNION SELECT key FROM pending_images").all() as { key: string }[];
-    const { n } = db.prepare("SELECT count(*) AS n FROM posts").get() as { n: number };
-    return { posts: n, keys: new Set(rows.map((row) => row.key)) };
+    const keys = new Set<string>();
+    for (const { where, key } of copyImageKeys(copy)) if (where !== "loose_images.key") keys.add(key as string);
+    return { posts: copyPostCount(copy), keys };
   } finally {
-    db.close();
+    copy.close();
   }
 }
 
@@ -65,7 +67,7 @@ export async function runBackup(target: string | undefined): Promise<Report> {
 
   const present = new Set((await readdir(uploads)).map((name) => VARIANT_FILE.exec(name)?.[1]));
   const missing = [...keys].filter((key) => !present.has(key));
-  const manifest = { createdAt: new Date().toISOString(), posts, images: (await readdir(uploads)).length, missingImages: missing };
+  const manifest: Manifest = { createdAt: new Date().toISOString(), posts, images: (await readdir(uploads)).length, missingImages: missing };
   await writeFile(path.join(folder, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   const warning = missing.length ? `\nWarning: ${missing.length} images were deleted while the backup ran: ${missing.join(", ")}` : "";
   return { code: 0, output: `Backed up ${posts} articles and ${manifest.images} image files to ${folder}.${warning}` };
@@ -95,36 +97,39 @@ function litestreamTables(): string[] {
   return sqlite.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 12) = '_litestream_'").pluck().all() as string[];
 }
 
+/** A restore's refusal: what it refused, and that it changed nothing. */
+function refusal(folder: string, problems: string[]): Report {
+  return { code: 1, output: `Refused to restore ${folder}; nothing was changed:\n${problems.map((problem) => `  - ${problem}`).join("\n")}` };
+}
+
 /**
  * `npm run restore -- <source>`: put a backup back, with the site running
- * or stopped. The database is replaced page by page through SQLite's backup
- * API, in one transaction: a running site goes on serving the old articles
- * until the moment it commits, then the restored ones (its page cache sees
- * the change). The current database is kept beside the restored one
- * (suffix .before-restore-<time>) until you remove it; the images stay
- * where they are (nothing removes them), so it keeps its own too. A backup
- * without its manifest (written last) did not finish, and is refused.
+ * or stopped. The backup is checked first, whole (checkBackup): anything
+ * in it that could reach outside the site's data refuses the restore
+ * before anything is replaced; files in uploads/ that are not image files
+ * are never copied, and are named in the report. The database is replaced
+ * page by page through SQLite's backup API, in one transaction: a running
+ * site goes on serving the old articles until the moment it commits, then
+ * the restored ones (its page cache sees the change). The current database
+ * is kept beside the restored one (suffix .before-restore-<time>) until you
+ * remove it; the images stay where they are (nothing removes them), so it
+ * keeps its own too. A backup without its manifest (written last) did not
+ * finish, and is refused.
  */
 export async function runRestore(source: string | undefined): Promise<Report> {
   if (!source) return { code: 2, output: "Usage: npm run restore -- <backup folder>" };
   const folder = path.resolve(source);
-  const databaseFile = path.join(folder, "dejiny.db");
-  if (!(await stat(databaseFile).catch(() => null))) return { code: 1, output: `${databaseFile} does not exist.` };
-  if (!(await stat(path.join(folder, "manifest.json")).catch(() => null))) {
-    return { code: 1, output: `${folder} has no manifest.json: that backup did not finish. Nothing was changed.` };
-  }
-  const backup = new Database(databaseFile, { readonly: true });
+  const checked = await checkBackup(folder);
+  if (!checked.ok) return refusal(folder, checked.problems);
+  const { copy, keys, skipped, skippedCount } = checked;
   try {
-    const integrity = backup.pragma("integrity_check", { simple: true });
-    if (integrity !== "ok") return { code: 1, output: `The backup's database is damaged (integrity_check: ${integrity}); nothing was changed.` };
-
     const suffix = `.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     await sqlite.backup(`${env.databasePath}${suffix}`);
     // The restored articles' images first, so that none is missing once the database switches.
     // The current images stay where they are: nothing removes them, so the kept database still has its own.
-    const images = await copyImages(describeCopy(databaseFile).keys, folderStore(path.join(folder, "uploads")), await imageStore());
+    const images = await copyImages(keys, folderStore(path.join(folder, "uploads")), await imageStore());
     const replication = litestreamTables();
-    if (!(await copyInto(backup, env.databasePath))) {
+    if (!(await copyInto(copy, env.databasePath))) {
       return { code: 1, output: "The database stayed busy for 10 s: nothing was restored. Try again in a moment." };
     }
     for (const create of replication) sqlite.exec(create.replace(/^CREATE TABLE/, "CREATE TABLE IF NOT EXISTS"));
@@ -133,13 +138,16 @@ export async function runRestore(source: string | undefined): Promise<Report> {
     // articles of the kept database: they are left alone rather than removed.
     clearLooseImages();
     indexMissingPosts();
+    const foreign = skippedCount
+      ? `\nSkipped ${skippedCount} files in uploads/ that are not image files of this site: ${[...skipped].sort().join(", ")}${skippedCount > skipped.length ? ", …" : ""}.`
+      : "";
     return {
       code: 0,
       output:
         `Restored the database and ${images} image files from ${folder}. The previous database is kept with the suffix ${suffix}; ` +
-        "the previous images stay where they were.",
+        `the previous images stay where they were.${foreign}`,
     };
   } finally {
-    backup.close();
+    copy.close();
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Sharp, SharpOptions } from "sharp";
-import { IMAGE_FORMATS, IMAGE_WIDTHS, THUMBNAIL, THUMBNAIL_SIZE, variantFile, variantFiles, type ImageVariant } from "~/lib/images";
+import { IMAGE_FORMATS, IMAGE_WIDTHS, THUMBNAIL, THUMBNAIL_SIZE, isImageKey, variantFile, variantFiles, type ImageVariant } from "~/lib/images";
 import { IMAGE_MAX_PIXELS } from "~/lib/rules";
 import { BusyError, createLimiter } from "./concurrency.server";
 import { looseImageKeys, markImageLoose, unmarkImageLoose } from "~/models/loose-images.server";
@@ -149,13 +149,21 @@ export async function addMissingThumbnails(keys: Iterable<string>): Promise<{ ma
  * Remove every variant of an image whose key is marked loose (the upload
  * marked it, or the caller did with the removal of its last reference). A
  * failure is only logged: the key stays marked, and the next start tries again.
+ * A key not of the site's shape (a crafted row) names no file of the site's:
+ * nothing is touched and its mark is forgotten. True when files were removed.
  */
-export async function deleteImage(key: string): Promise<void> {
+export async function deleteImage(key: string): Promise<boolean> {
+  if (!isImageKey(key)) {
+    console.error(`Ignored image key ${JSON.stringify(String(key).slice(0, 80))}: not a key of this site, so no file was touched.`);
+    unmarkImageLoose(key);
+    return false;
+  }
   const store = await imageStore();
   const results = await Promise.allSettled(variantFiles(key).map((name) => store.remove(name)));
   const failures = results.filter((result) => result.status === "rejected");
   for (const failure of failures) console.error("Could not delete image file", failure.reason);
   if (failures.length === 0) unmarkImageLoose(key);
+  return failures.length === 0;
 }
 
 /**
@@ -171,8 +179,7 @@ export async function removeLooseImages(): Promise<number> {
       unmarkImageLoose(key);
       continue;
     }
-    await deleteImage(key);
-    removed++;
+    if (await deleteImage(key)) removed++;
   }
   return removed;
 }
