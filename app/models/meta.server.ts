@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db } from "~/db/connection.server";
 import { appMeta, pageData } from "~/db/schema.server";
 
@@ -13,4 +13,9 @@ export function setMeta(key: string, value: string): void {
 /** When anything a page shows last changed (ms since epoch; migration 0010's triggers keep it, only ever forward). */
 export function siteChangedAt(): number {
   return db.select({ changedAt: pageData.changedAt }).from(pageData).where(eq(pageData.id, 1)).get()?.changedAt ?? 0;
+}
+
+/** Note that everything may have changed (a restore): a new stamp, and the change time moved to now, never back. */
+export function markSiteChanged(now = Date.now()): void {
+  db.update(pageData).set({ stamp: sql`random()`, changedAt: sql`max(${pageData.changedAt}, ${now})` }).where(eq(pageData.id, 1)).run();
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { VARIANT_FILE, variantFiles } from "~/lib/images";
 import { migrateDatabase, sqlite } from "~/db/connection.server";
 import { clearLooseImages } from "~/models/loose-images.server";
+import { markSiteChanged } from "~/models/meta.server";
 import { copyImageKeys, copyPostCount, openCopy } from "~/models/backup-copy.server";
 import { referencedImageKeys } from "~/models/posts.server";
 import { indexMissingPosts } from "~/models/search.server";
@@ -134,6 +135,8 @@ export async function runRestore(source: string | undefined): Promise<Report> {
     }
     for (const create of replication) sqlite.exec(create.replace(/^CREATE TABLE/, "CREATE TABLE IF NOT EXISTS"));
     migrateDatabase();
+    // The restored data's change time is the backup's: feeds' Last-Modified must not go back to it.
+    markSiteChanged();
     // The restored marks name uploads and deletes of another moment, whose files may belong to
     // articles of the kept database: they are left alone rather than removed.
     clearLooseImages();

@@ -46,8 +46,12 @@ describe("backup and restore", () => {
 
     // Restore into a fresh installation and serve it.
     const restored = { databasePath: path.join(root, "restored", "data", "dejiny.db"), uploadsDir: path.join(root, "restored", "uploads") };
+    const beforeRestore = Date.now();
     const restore = await runBuildCommand("runRestore", [target], restored);
     expect(restore.code, restore.output).toBe(0);
+    // Feeds' Last-Modified comes from the change time: the backup's own would move it back.
+    const changedAt = readDatabase(restored.databasePath, (db) => db.prepare("SELECT changed_at FROM page_data").pluck().get() as number);
+    expect(changedAt).toBeGreaterThanOrEqual(beforeRestore);
     const server = await startServer({ DEMO_CONTENT: "off" }, path.join(root, "restored"));
     servers.push(server);
     const { doc } = await getPage(`${server.url}/posts`);
