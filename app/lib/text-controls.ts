@@ -34,7 +34,7 @@ export function hasUnclosedBidi(text: string): boolean {
 }
 
 /** Control characters but tab and new line (NUL, escape, C1 controls, …): nothing an author means to publish. */
-const CONTROL = /[\0-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROL = /(?![\t\n])\p{Cc}/gu;
 
 export function withoutControlCharacters(text: string): string {
   return text.replace(CONTROL, "");

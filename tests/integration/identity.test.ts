@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
 import { postForm, publish } from "../../scripts/lib/publish";
-import { readDatabase } from "../support/http";
+import { expectFieldRefused, readDatabase } from "../support/http";
 
 /** Issue 27, finding 6: look-alike and invisible identities, over HTTP against the built server. */
 
@@ -41,12 +41,9 @@ describe("registration refuses the audit's names and e-mails, keeping the form",
   it.each(names)("%s", async (_, displayName, message) => {
     await admin;
     const email = uniqueEmail("identity");
-    const { response, doc } = await register(displayName, email);
-    expect(response.status).toBe(400);
-    expect(errorOf(doc)).toBe(message);
-    expect(doc.querySelector("#field-displayName")?.getAttribute("aria-invalid")).toBe("true");
-    expect(doc.querySelector("#field-displayName")?.getAttribute("value")).toBe(displayName.trim());
-    expect(doc.querySelector("#field-email")?.getAttribute("value")).toBe(email);
+    const reply = await register(displayName, email);
+    expectFieldRefused(reply, "displayName", message, displayName.trim());
+    expect(reply.doc.querySelector("#field-email")?.getAttribute("value")).toBe(email);
     expect(nameOf(email)).toBeUndefined();
   });
 
@@ -56,11 +53,7 @@ describe("registration refuses the audit's names and e-mails, keeping the form",
     ["display-name syntax", "<admin@example.com>"],
   ];
   it.each(emails)("an e-mail with %s", async (_, email) => {
-    const { response, doc } = await register("Nový Čitateľ Identity", email);
-    expect(response.status).toBe(400);
-    expect(errorOf(doc)).toBe(BAD_EMAIL);
-    expect(doc.querySelector("#field-email")?.getAttribute("aria-invalid")).toBe("true");
-    expect(doc.querySelector("#field-email")?.getAttribute("value")).toBe(email);
+    expectFieldRefused(await register("Nový Čitateľ Identity", email), "email", BAD_EMAIL, email);
     expect(query("SELECT 1 FROM users WHERE email = ?", email.toLowerCase())).toEqual([]);
     // Signing in with it says what any failed sign-in says.
     const signIn = await new Client(base).post("/signinsignup", { intent: "signin", email, password: GOOD_PASSWORD });
@@ -89,13 +82,7 @@ describe("renaming refuses the audit's names", () => {
       ["Admin", NAME_TAKEN],
       [`${CYRILLIC_A}dmin`, NAME_TAKEN],
     ];
-    for (const [displayName, message] of cases) {
-      const { response, doc } = await client.post("/account", { intent: "rename", displayName });
-      expect(response.status).toBe(400);
-      expect(errorOf(doc)).toBe(message);
-      expect(doc.querySelector("#field-displayName")?.getAttribute("aria-invalid")).toBe("true");
-      expect(doc.querySelector("#field-displayName")?.getAttribute("value")).toBe(displayName);
-    }
+    for (const [displayName, message] of cases) expectFieldRefused(await client.post("/account", { intent: "rename", displayName }), "displayName", message, displayName);
     expect(nameOf(email)).toBe("Premenovaný Identita");
     // Its own name in another case is no one else's.
     expect((await client.post("/account", { intent: "rename", displayName: "PREMENOVANÝ IDENTITA" })).response.status).toBe(303);
@@ -140,7 +127,7 @@ describe("article bodies", () => {
     const [{ content }] = query<{ content: string }>("SELECT content FROM posts WHERE id = ?", id);
     expect(content).toBe("Predpo, a [31mescape");
     const page = await new Client(base).get(`/posts/${id}`);
-    expect(page.html).not.toMatch(/[\u0000\u001b]/);
+    expect(page.html.includes("\u0000") || page.html.includes("\u001b")).toBe(false);
     expect(page.html).toContain("Predpo");
   });
 
