@@ -3,8 +3,9 @@
 // Starts the built production server of a checkout (default: this one) and
 // measures, over HTTP only, how it stands up to a handful of attacks: open
 // redirects after sign-in, sign-in throttling under concurrency and bcrypt
-// bursts, a PNG decompression bomb, a sanitiser stall, floods of 404s, and
-// forgot-password timing. It relies on nothing but HTTP behaviour, the
+// bursts, a PNG decompression bomb, a sanitiser stall, floods of 404s,
+// forgot-password timing, and look-alike or invisible names, e-mails and
+// article bodies. It relies on nothing but HTTP behaviour, the
 // server's memory (/proc) and its SQLite file, so "before" and "after"
 // checkouts are measured the same way. Prints one block per attack, then the
 // figures as one JSON line. Figures are noisy on a busy machine.
@@ -225,11 +226,11 @@ class Visitor {
 }
 
 let accounts = 0;
-/** Register a new account; the returned visitor is signed in as it. */
-async function register(base: string, address?: string): Promise<{ visitor: Visitor; email: string }> {
+/** Register a new account (a name of its own: no two accounts may look alike); the returned visitor is signed in as it. */
+async function register(base: string, address?: string, displayName = `Skúšobný Používateľ ${accounts + 1}`): Promise<{ visitor: Visitor; email: string }> {
   const visitor = new Visitor(base, address);
   const email = `probe-${process.pid}-${++accounts}@example.com`;
-  const reply = await visitor.postForm("/signinsignup", { intent: "register", displayName: "Skúšobný Používateľ", email, password: PASSWORD, confirmPassword: PASSWORD });
+  const reply = await visitor.postForm("/signinsignup", { intent: "register", displayName, email, password: PASSWORD, confirmPassword: PASSWORD });
   if (reply.status !== 303) throw new Error(`registration answered ${reply.status}`);
   return { visitor, email };
 }
@@ -570,6 +571,43 @@ async function forgotTiming() {
   });
 }
 
+// ---------------------------------------------------------------- 7. look-alike and invisible identities
+
+/** Issue 27, finding 6: names, e-mails and bodies a reader or an admin cannot tell apart from others or see. */
+async function lookAlikeIdentities() {
+  heading("7. Look-alike and invisible identities (register, rename, publish)");
+  const [zwsp, rlo, cyrillicA] = ["\u200b", "\u202e", "\u0410"];
+  const shown = (text: string) => JSON.stringify(text).replace(/[^ -~]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  const image = await sharp({ create: { width: 480, height: 300, channels: 3, background: "#963" } }).jpeg().toBuffer();
+  return withServers(async (start) => {
+    const server = await start({ TRUST_PROXY: "true" });
+    const { visitor: author } = await register(server.url, nextAddress(), "Admin");
+    const outcome = (reply: Reply) => `${reply.status}${formError(reply.html) ? ` — "${formError(reply.html)}"` : ""}`;
+    const results: Record<string, string> = {};
+    const note = (what: string, result: string) => {
+      results[what] = result;
+      console.log(`  ${what.padEnd(48)} ${result}`);
+    };
+    const names = [zwsp, `Admin${zwsp}`, "Admin", `${cyrillicA}dmin`];
+    for (const displayName of names) {
+      const email = `probe-${process.pid}-${++accounts}@example.com`;
+      const reply = await new Visitor(server.url, nextAddress()).postForm("/signinsignup", { intent: "register", displayName, email, password: PASSWORD, confirmPassword: PASSWORD });
+      note(`register name ${shown(displayName)}`, outcome(reply));
+    }
+    const { visitor: renamer } = await register(server.url, nextAddress());
+    for (const displayName of names) note(`rename to ${shown(displayName)}`, outcome(await renamer.postForm("/account", { intent: "rename", displayName })));
+    for (const email of [`${cyrillicA}dmin@example.com`, `admin${zwsp}@example.com`, "<admin@example.com>"]) {
+      const reply = await new Visitor(server.url, nextAddress()).postForm("/signinsignup", { intent: "register", displayName: `Iný ${accounts++}`, email, password: PASSWORD, confirmPassword: PASSWORD });
+      note(`register e-mail ${shown(email)}`, outcome(reply));
+    }
+    const withNul = await author.publish("Článok s NUL", "Pred\u0000po", image, "image/jpeg");
+    const page = withNul.location ? await author.send(withNul.location) : null;
+    note("publish a body with a raw NUL", `${outcome(withNul)}${page ? `; its page ${page.html.includes("\u0000") ? "sends" : "has no"} NUL byte` : ""}`);
+    note("publish a body with an unclosed RLO", outcome(await author.publish("Článok s RLO", `Text ${rlo}obrátený`, image, "image/jpeg")));
+    return results;
+  });
+}
+
 // ---------------------------------------------------------------- run them all
 
 console.log(`attack-probe: server of ${root}`);
@@ -583,6 +621,7 @@ for (const [name, probe] of [
   ["sanitiserStall", sanitiserStall],
   ["notFoundFlood", notFoundFlood],
   ["forgotTiming", forgotTiming],
+  ["lookAlikeIdentities", lookAlikeIdentities],
 ] as const) {
   if (typeof args.only === "string" && !args.only.split(",").includes(name)) continue;
   try {

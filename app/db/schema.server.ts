@@ -2,22 +2,29 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { Source } from "~/lib/sources";
 
-export const users = sqliteTable("users", {
-  id: text("id").primaryKey(),
-  displayName: text("display_name").notNull(),
-  /** Stored lower-cased, so the unique constraint compares case-insensitively. */
-  email: text("email").notNull().unique(),
-  /** NULL for accounts that cannot sign in (the demo author). */
-  passwordHash: text("password_hash"),
-  isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
-  /** Set when an admin disables the account; its sessions stop working. */
-  disabledAt: integer("disabled_at"),
-  createdAt: integer("created_at").notNull(),
-  /** Name and e-mail as the admin's search compares them (~/lib/search: lower case, no diacritics), kept by the users model. */
-  searchText: text("search_text").notNull().default(""),
-  /** When the account last used a session (updated every few minutes at most, see session.server.ts). */
-  lastSeenAt: integer("last_seen_at"),
-});
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    displayName: text("display_name").notNull(),
+    /** Stored lower-cased, so the unique constraint compares case-insensitively. */
+    email: text("email").notNull().unique(),
+    /** NULL for accounts that cannot sign in (the demo author). */
+    passwordHash: text("password_hash"),
+    isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+    /** Set when an admin disables the account; its sessions stop working. */
+    disabledAt: integer("disabled_at"),
+    createdAt: integer("created_at").notNull(),
+    /** Name and e-mail as the admin's search compares them (~/lib/search: lower case, no diacritics), kept by the users model. */
+    searchText: text("search_text").notNull().default(""),
+    /** When the account last used a session (updated every few minutes at most, see session.server.ts). */
+    lastSeenAt: integer("last_seen_at"),
+    /** What the name looks like (~/lib/name-skeleton.server), kept by the users model: no two accounts may look alike. */
+    nameSkeleton: text("name_skeleton").notNull().default(""),
+  },
+  // Whether a name is taken is one index lookup.
+  (t) => [index("users_name_skeleton_idx").on(t.nameSkeleton)],
+);
 
 export const posts = sqliteTable(
   "posts",

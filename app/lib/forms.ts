@@ -17,6 +17,7 @@ import {
 import { MODERATION_MESSAGES, REPORT_NOTE_MAX_LENGTH, REPORT_REASONS, type ReportReason } from "./moderation";
 import { sourcesProblem } from "./sources";
 import { isTag } from "./tags";
+import { hasSeenCharacter, hasUnclosedBidi, hasUnseenCharacters } from "./text-controls";
 
 /**
  * One zod schema per form, read with `checkForm` by the server and by the
@@ -43,6 +44,9 @@ const problemOf = <T>(problem: (value: T) => string | null) =>
 const text = (missing: string, { trim = false } = {}) =>
   z.string({ error: missing }).check(...(trim ? [z.trim()] : []), rule((s: string) => s.trim() !== "", missing));
 
+/** A name or an e-mail: NFC, so that one spelling is stored and compared, whatever the keyboard sent; then trimmed and required. */
+const identity = (missing: string) => z.pipe(z.pipe(z.string({ error: missing }), z.transform((s: string) => s.normalize("NFC"))), text(missing, { trim: true }));
+
 const title = (missing: string) =>
   text(missing, { trim: true }).check(
     rule((t: string) => t.length <= TITLE_MAX_LENGTH, POST_MESSAGES.titleTooLong),
@@ -53,7 +57,11 @@ const title = (missing: string) =>
 const content = (missing: string) =>
   z.pipe(
     z.pipe(z.string({ error: missing }), z.transform(typedText)),
-    text(missing).check(rule((c: string) => c.length <= CONTENT_MAX_LENGTH, POST_MESSAGES.contentTooLong), problemOf(contentMarkupProblem)),
+    text(missing).check(
+      rule((c: string) => c.length <= CONTENT_MAX_LENGTH, POST_MESSAGES.contentTooLong),
+      rule((c: string) => !hasUnclosedBidi(c), POST_MESSAGES.contentBidi),
+      problemOf(contentMarkupProblem),
+    ),
   );
 
 /** The sources as typed, one per line (~/lib/sources); optional. */
@@ -88,7 +96,7 @@ export const editPostSchema = z.object({
 });
 export const EDIT_POST_FIELDS = ["title", "content", "sources"] as const;
 
-const email = (missing: string) => text(missing, { trim: true });
+const email = identity;
 
 /** The password rules: long enough, and no longer than bcrypt reads. */
 function passwordProblem(password: string): string | null {
@@ -107,9 +115,11 @@ const newPasswordRules = z.superRefine<{ password: string; confirmPassword: stri
   if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["password"], input: password });
 });
 
-const displayName = text(ACCOUNT_MESSAGES.fillAll, { trim: true }).check(
+/** A display name: short, seen, and nothing unseen in it. Whether it looks like another account's is the server's question (~/models/users.server). */
+const displayName = identity(ACCOUNT_MESSAGES.fillAll).check(
   rule((n: string) => n.length <= DISPLAY_NAME_MAX_LENGTH, ACCOUNT_MESSAGES.displayName),
-  rule((n: string) => !hasHiddenControls(n), ACCOUNT_MESSAGES.displayNameControls),
+  rule(hasSeenCharacter, ACCOUNT_MESSAGES.displayNameInvisible),
+  rule((n: string) => !hasUnseenCharacters(n), ACCOUNT_MESSAGES.displayNameControls),
 );
 
 export const registerSchema = z

@@ -1,4 +1,5 @@
 /** The spec's fixed rules and messages, shared by the browser and the server. */
+import { BIDI_FORMATTING } from "./text-controls";
 
 export const TITLE_MAX_LENGTH = 90;
 export const MAX_TAGS = 5;
@@ -59,6 +60,8 @@ export const ACCOUNT_MESSAGES = {
   fillAll: "Vyplňte, prosím, všetky polia.",
   displayName: `Zobrazované meno môže mať najviac ${DISPLAY_NAME_MAX_LENGTH} znakov.`,
   displayNameControls: "Zobrazované meno nesmie obsahovať riadiace ani neviditeľné znaky.",
+  displayNameInvisible: "Zobrazované meno musí obsahovať aspoň jedno viditeľné písmeno, číslicu alebo znak.",
+  displayNameTaken: "Toto meno, alebo meno, ktoré sa naň na nerozoznanie podobá, už má iný účet. Zvoľte si, prosím, iné.",
   emailTaken: "Tento e-mail je už zaregistrovaný. Prihláste sa alebo si obnovte heslo.",
   passwordTooShort: `Heslo musí mať aspoň ${PASSWORD_MIN_LENGTH} znakov.`,
   passwordTooLong: `Heslo je príliš dlhé: môže mať najviac ${PASSWORD_MAX_BYTES} bajtov (znak s diakritikou zaberá 2).`,
@@ -73,21 +76,31 @@ export const ACCOUNT_MESSAGES = {
  * overrides and isolates): never part of a name, a title or an e-mail, and
  * never sent raw to a terminal (the admin command) or into an e-mail.
  */
-const HIDDEN_CONTROL = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const HIDDEN_CONTROL = new RegExp(`[\\p{Cc}\\u061c\\u200e\\u200f${BIDI_FORMATTING}]`, "u");
 
 export function hasHiddenControls(text: string): boolean {
   return HIDDEN_CONTROL.test(text);
 }
 
-/** Text with every hidden control written out visibly, e.g. "\u{202e}". */
-export function showHiddenControls(text: string): string {
-  return text.replace(new RegExp(HIDDEN_CONTROL, "gu"), (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
-}
+/** Text with every hidden control, and any other character nobody sees, written out visibly, e.g. "\u{202e}". */
+export { showUnseenCharacters as showHiddenControls } from "./text-controls";
 
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * A plain address, as a mail service reads it the same way we do: ASCII
+ * only (an internationalised domain in its xn-- form), no display name,
+ * angle brackets, comment, quoted or bracketed part, so no look-alike and
+ * no hidden character. The local part is RFC 5322's dot-atom; the domain
+ * has at least two labels of letters, digits and inner hyphens.
+ */
+const EMAIL_LOCAL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;
+const EMAIL_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+const EMAIL_LOCAL_MAX_LENGTH = 64;
 
 export function isEmail(value: string): boolean {
-  return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value) && !hasHiddenControls(value);
+  if (value.length > EMAIL_MAX_LENGTH) return false;
+  const at = value.lastIndexOf("@");
+  const local = value.slice(0, at);
+  return at > 0 && local.length <= EMAIL_LOCAL_MAX_LENGTH && EMAIL_LOCAL.test(local) && EMAIL_DOMAIN.test(value.slice(at + 1));
 }
 
 /**
@@ -119,6 +132,8 @@ export const QUOTAS = {
 export const POST_MESSAGES = {
   titleTooLong: `Nadpis môže mať najviac ${TITLE_MAX_LENGTH} znakov.`,
   titleControls: "Nadpis nesmie obsahovať riadiace ani neviditeľné znaky (tabulátor, nový riadok, značky smeru textu).",
+  contentBidi:
+    "Text článku obsahuje značku smeru textu (U+202A – U+202E, U+2066 – U+2069), ktorú ten istý riadok neuzatvára. Uzavrite ju (U+202C, U+2069) alebo ju odstráňte.",
   contentTooLong: `Text článku môže mať najviac ${CONTENT_MAX_LENGTH.toLocaleString("sk-SK")} znakov.`,
   unknownTag: "Vyberte tagy zo zoznamu.",
   tooLarge: "Požiadavka je príliš veľká.",

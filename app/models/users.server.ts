@@ -1,13 +1,15 @@
-import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
+import { nameSkeleton } from "~/lib/name-skeleton.server";
 import { containsPattern, foldForSearch } from "~/lib/search";
 import { countRows, db } from "~/db/connection.server";
 import { users } from "~/db/schema.server";
 
 export type User = typeof users.$inferSelect;
 
+/** An e-mail as stored and compared: NFC, trimmed, lower case. */
 export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return email.normalize("NFC").trim().toLowerCase();
 }
 
 /** What the admin's search looks in (migration 0005 fills it for older accounts the same way). */
@@ -35,6 +37,7 @@ export function createUser(input: { displayName: string; email: string; password
       .values({
         id: newUserId(),
         displayName: input.displayName,
+        nameSkeleton: nameSkeleton(input.displayName),
         email: normaliseEmail(input.email),
         searchText: searchTextOf(input.displayName, normaliseEmail(input.email)),
         passwordHash: input.passwordHash,
@@ -57,9 +60,20 @@ export function setPasswordHash(userId: string, passwordHash: string): void {
 
 export function setDisplayName(userId: string, displayName: string): void {
   db.update(users)
-    .set({ displayName, searchText: sql`fold(${displayName} || ' ' || ${users.email})` })
+    .set({ displayName, nameSkeleton: nameSkeleton(displayName), searchText: sql`fold(${displayName} || ' ' || ${users.email})` })
     .where(eq(users.id, userId))
     .run();
+}
+
+/**
+ * Whether another account's name looks like `displayName` (the same
+ * skeleton): any account, disabled ones and the demo author included, but
+ * `exceptUserId`'s own. One index lookup.
+ */
+export function isNameTaken(displayName: string, exceptUserId?: string): boolean {
+  const sameLook = eq(users.nameSkeleton, nameSkeleton(displayName));
+  const other = exceptUserId ? and(sameLook, ne(users.id, exceptUserId)) : sameLook;
+  return db.select({ id: users.id }).from(users).where(other).limit(1).get() !== undefined;
 }
 
 /** Admin status and disabling. */
@@ -98,6 +112,8 @@ export function listUsers(): User[] {
 export type AccountRow = Pick<User, "id" | "displayName" | "email" | "isAdmin" | "disabledAt" | "createdAt" | "lastSeenAt"> & {
   canSignIn: boolean;
   articles: number;
+  /** How many other accounts' names look like this one's (older accounts, made before names were compared). */
+  lookalikes: number;
 };
 
 const accountColumns = {
@@ -112,6 +128,8 @@ const accountColumns = {
   // One index range per account (posts_author_created_at_idx).
   // Spelled out: inside a subquery Drizzle would leave the columns unqualified.
   articles: sql<number>`(SELECT count(*) FROM posts WHERE posts.author_id = users.id)`,
+  // One range of users_name_skeleton_idx per account.
+  lookalikes: sql<number>`(SELECT count(*) FROM users AS other WHERE other.name_skeleton = users.name_skeleton AND other.id <> users.id)`,
 };
 
 /** Accounts whose name or e-mail contains `query` (diacritics and case ignored). */

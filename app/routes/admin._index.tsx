@@ -7,7 +7,9 @@ import { FormError, Notice } from "~/components/Messages";
 import { Pager } from "~/components/Pager";
 import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
 import { pageWindow, parsePage, reasonLabel } from "~/lib/moderation";
+import { showHiddenControls } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
+import { showNonAscii } from "~/lib/text-controls";
 import { listOpenReports } from "~/models/reports.server";
 import { countAccounts, findAccounts } from "~/models/users.server";
 import { readForm } from "~/services/forms.server";
@@ -153,9 +155,10 @@ export default function Admin() {
               {accounts.rows.map((account) => (
                 <tr key={account.id}>
                   <th scope="row" data-label="Meno">
-                    <Link to={`/admin/users/${account.id}`}>{account.displayName}</Link>
+                    <Link to={`/admin/users/${account.id}`}>{showHiddenControls(account.displayName)}</Link>
+                    {account.lookalikes > 0 && <span className="muted"> (podobá sa na meno iného účtu)</span>}
                   </th>
-                  <td data-label="E-mail">{account.email}</td>
+                  <td data-label="E-mail">{showNonAscii(account.email)}</td>
                   <td data-label="Rola">{account.isAdmin ? "administrátor" : "používateľ"}</td>
                   <td data-label="Stav">
                     <AccountStatus account={account} />

@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/links";
 import { checkForm, forgotPasswordSchema, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, MESSAGES } from "~/lib/rules";
-import { createUser } from "~/models/users.server";
+import { createUser, isNameTaken } from "~/models/users.server";
 import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailure } from "~/services/auth.server";
 import { BusyError } from "~/services/concurrency.server";
 import { queuePasswordReset } from "~/services/password-reset.server";
@@ -70,6 +70,8 @@ export async function register(request: Request, form: FormData, clientAddress: 
     release(registration);
     return fail(503, BUSY_MESSAGE, []);
   }
+  // Asked right before the insert, in the same turn of the event loop: two registrations cannot both take one look.
+  if (isNameTaken(displayName)) return fail(400, ACCOUNT_MESSAGES.displayNameTaken, ["displayName"]);
   const user = createUser({ displayName, email, passwordHash });
   if (!user) return fail(400, ACCOUNT_MESSAGES.emailTaken, ["email"]);
   return startSession(request, user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo")));

@@ -4,7 +4,7 @@ import { ACCOUNT_MESSAGES, BUSY_MESSAGE } from "~/lib/rules";
 import { inTransaction } from "~/db/connection.server";
 import { takePendingImagesOf } from "~/models/pending-images.server";
 import { deleteResetTokensOf } from "~/models/reset-tokens.server";
-import { countActiveAdmins, deleteUser, setDisplayName, setPasswordHash } from "~/models/users.server";
+import { countActiveAdmins, deleteUser, isNameTaken, setDisplayName, setPasswordHash } from "~/models/users.server";
 import { hashPassword, isPasswordOf, passwordWorkIsFull } from "./auth.server";
 import { BusyError } from "./concurrency.server";
 import { logModeration } from "./moderation-log.server";
@@ -27,6 +27,8 @@ export function renameAccount(user: CurrentUser, form: FormData): AccountResult 
   if (!checked.ok) return refuse(400, formProblem(checked.errors, ["displayName"], ACCOUNT_MESSAGES.fillAll)!.message, ["displayName"]);
   if (checked.value.displayName === user.displayName) return { ok: true };
   if (!reserve(renameAttempts(user.id))) return refuse(429, ACCOUNT_MESSAGES.tooManyAttempts);
+  // After the quota: a name tried counts, so nobody probes names without bound. The account's own name is no obstacle ("admin" → "Admin").
+  if (isNameTaken(checked.value.displayName, user.id)) return refuse(400, ACCOUNT_MESSAGES.displayNameTaken, ["displayName"]);
   setDisplayName(user.id, checked.value.displayName);
   return { ok: true };
 }

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type { IOptions } from "sanitize-html";
 import { BR_TAG } from "~/lib/rules";
 import { LINK_REL } from "~/lib/sources";
+import { withoutControlCharacters } from "~/lib/text-controls";
 import { BusyError } from "./concurrency.server";
 import { createWorkerPool } from "./worker-pool.server";
 
@@ -55,7 +56,8 @@ export class ContentProcessingError extends Error {
 }
 
 /**
- * Sanitise HTML to the allowed tags, no attributes but a link's safe href, line breaks as `<br/>`.
+ * Sanitise HTML to the allowed tags, no attributes but a link's safe href, line breaks as `<br/>`,
+ * no control characters (a NUL typed or written as `&#1;` alike) but tab and new line.
  * Rejects with BusyError when too many wait, ContentProcessingError when it fails.
  */
 export async function sanitizeContent(html: string): Promise<string> {
@@ -63,7 +65,7 @@ export async function sanitizeContent(html: string): Promise<string> {
   const clean = await sanitizer.run(html).catch((error: unknown) => {
     throw new ContentProcessingError("could not sanitise content", { cause: error });
   });
-  return clean.replace(BR_TAG, "<br/>");
+  return withoutControlCharacters(clean).replace(BR_TAG, "<br/>");
 }
 
 const NEWLINE = /\r\n|\r|\n/g;

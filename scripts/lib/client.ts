@@ -78,12 +78,13 @@ export function uniqueEmail(prefix = "user"): string {
 
 export const GOOD_PASSWORD = "správne-heslo-42";
 
+/** A test account: a fresh e-mail and, since no two accounts may look alike, a name of its own (its e-mail's number). */
 export async function registerUser(base: string, overrides: Record<string, string> = {}) {
   const client = new Client(base);
   const email = overrides.email ?? uniqueEmail();
   const { response } = await client.post("/signinsignup", {
     intent: "register",
-    displayName: "Test Používateľ",
+    displayName: `Používateľ ${email.replace(/^.*?-|@.*$/g, "")}`,
     email,
     password: GOOD_PASSWORD,
     confirmPassword: GOOD_PASSWORD,

@@ -35,7 +35,8 @@ test("register, sign out, sign in; the header follows the state", async ({ page,
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Registrácia");
   await expect(page.getByLabel("E-mail")).toHaveValue("");
 
-  await page.getByLabel("Zobrazované meno").fill("Anna Bátoriová");
+  // No two accounts may look alike: each project's account has a name of its own.
+  await page.getByLabel("Zobrazované meno").fill(`Anna Bátoriová ${testInfo.project.name}`);
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Potvrďte heslo").fill("iné-heslo-123");
@@ -51,7 +52,7 @@ test("register, sign out, sign in; the header follows the state", async ({ page,
   await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page).toHaveURL(/\/$/);
-  expect(await navEntries(page, phone)).toEqual(["História", "Pridať článok", "Aktuálne konflikty", "Prihlásený ako Anna Bátoriová", "Odhlásiť sa"]);
+  expect(await navEntries(page, phone)).toEqual(["História", "Pridať článok", "Aktuálne konflikty", `Prihlásený ako Anna Bátoriová ${testInfo.project.name}`, "Odhlásiť sa"]);
   await snapshot(page, testInfo, "signed-in");
 
   if (phone) await page.locator(".mobile-menu > summary").click();
@@ -75,7 +76,7 @@ test("register, sign out, sign in; the header follows the state", async ({ page,
 test("forgot password: e-mail, link, new password, sign in", async ({ page, jsEnabled }, testInfo) => {
   const email = uniqueEmail(`reset-${testInfo.project.name}`);
   await open(page, "/signinsignup?mode=register", jsEnabled);
-  await page.getByLabel("Zobrazované meno").fill("Juraj Jánošík");
+  await page.getByLabel("Zobrazované meno").fill(`Juraj Jánošík ${testInfo.project.name}`);
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
@@ -118,10 +119,10 @@ test("forgot password: e-mail, link, new password, sign in", async ({ page, jsEn
   await expect(page.locator(".nav-signout").first()).toBeAttached();
 });
 
-test("registering from a redirect returns to where the visitor was going", async ({ page, jsEnabled }) => {
+test("registering from a redirect returns to where the visitor was going", async ({ page, jsEnabled }, testInfo) => {
   await open(page, "/signinsignup?redirectTo=%2Fconflicts", jsEnabled);
   await page.getByRole("link", { name: "Zaregistrujte sa" }).click();
-  await page.getByLabel("Zobrazované meno").fill("Presmerovaný");
+  await page.getByLabel("Zobrazované meno").fill(`Presmerovaný ${testInfo.project.name}`);
   await page.getByLabel("E-mail").fill(uniqueEmail("redirect"));
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Potvrďte heslo").fill(PASSWORD);

@@ -17,7 +17,8 @@ async function registerAndOpen(page: Page, jsEnabled: boolean, name: string) {
   await open(page, "/create-post", jsEnabled);
   await expect(page).toHaveURL(/\/signinsignup\?redirectTo=\/create-post$/);
   await page.getByRole("link", { name: "Zaregistrujte sa" }).click();
-  await page.getByLabel("Zobrazované meno").fill("Autor Článkov");
+  // No two accounts may look alike: each test's author has a name of its own.
+  await page.getByLabel("Zobrazované meno").fill(`Autor Článkov ${name}`);
   await page.getByLabel("E-mail").fill(uniqueEmail(name));
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Potvrďte heslo").fill(PASSWORD);

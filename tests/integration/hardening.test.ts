@@ -50,11 +50,11 @@ describe("throttles hold under concurrency", () => {
   it("hashes at most 30 of 40 registrations sent at once from one address", async () => {
     const address = new Client(server.url).address;
     const answers = await Promise.all(
-      Array.from({ length: 40 }, () => {
+      Array.from({ length: 40 }, (_, i) => {
         const email = uniqueEmail("burst");
         return new Client(server.url).post(
           "/signinsignup",
-          { intent: "register", displayName: "Nával", email, password: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD },
+          { intent: "register", displayName: `Nával ${i}`, email, password: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD },
           { "X-Forwarded-For": address },
         );
       }),

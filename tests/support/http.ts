@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { parse, type HTMLElement } from "node-html-parser";
+import { expect } from "vitest";
 
 export async function getPage(url: string, init?: RequestInit): Promise<{ response: Response; html: string; doc: HTMLElement }> {
   const response = await fetch(url, { redirect: "manual", ...init });
@@ -19,3 +20,11 @@ export function readDatabase<T>(databasePath: string, query: (db: Database.Datab
 
 /** What no visitor may ever see in a page: stack traces and server paths. */
 export const INTERNALS = /\bat [\w.<>]+ \(|node_modules|\/work\/|build\/server|file:\/\//;
+
+/** A form refused for one field: 400, the message shown, the field marked and showing what was typed. */
+export function expectFieldRefused(reply: { response: Response; doc: HTMLElement }, field: string, message: string, typed: string): void {
+  expect(reply.response.status).toBe(400);
+  expect(reply.doc.querySelector(".form-error")?.text).toBe(message);
+  expect(reply.doc.querySelector(`#field-${field}`)?.getAttribute("aria-invalid")).toBe("true");
+  expect(reply.doc.querySelector(`#field-${field}`)?.getAttribute("value")).toBe(typed);
+}

@@ -47,14 +47,16 @@ export function startAppServer(dataDir, { demo = false } = {}) {
 /** Register a new account through the real form; returns the signed-in `Cookie` header value. */
 export async function registerUser(baseUrl) {
   const password = "bench-heslo-123";
+  // No two accounts may look alike: the name carries the e-mail's random part.
+  const id = randomBytes(4).toString("hex");
   const response = await fetch(`${baseUrl}/signinsignup`, {
     method: "POST",
     redirect: "manual",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl },
     body: new URLSearchParams({
       intent: "register",
-      displayName: "Bench Čitateľ",
-      email: `bench-${randomBytes(4).toString("hex")}@example.com`,
+      displayName: `Bench Čitateľ ${id}`,
+      email: `bench-${id}@example.com`,
       password,
       confirmPassword: password,
     }),
