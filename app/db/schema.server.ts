@@ -128,6 +128,27 @@ export const passwordResetTokens = sqliteTable(
 );
 
 /** Fixed-window attempt counters for throttling, kept across restarts. */
+/**
+ * Browsers that have signed in to an account (or reset its password): each
+ * keeps a sign-in budget of its own, so failures sent from elsewhere never
+ * lock the owner out (OWASP, "device cookies"). Bounded per account and
+ * forgotten after a year unused (trusted-devices.server.ts).
+ */
+export const trustedDevices = sqliteTable(
+  "trusted_devices",
+  {
+    /** SHA-256 of the random token in the device cookie: a copy of the database holds no usable cookie. */
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    /** The last sign-in (or reset) from this browser. */
+    lastUsedAt: integer("last_used_at").notNull(),
+  },
+  (t) => [index("trusted_devices_user_idx").on(t.userId, t.lastUsedAt), index("trusted_devices_last_used_idx").on(t.lastUsedAt)],
+);
+
 export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),
   windowStart: integer("window_start").notNull(),
