@@ -127,12 +127,11 @@ export const passwordResetTokens = sqliteTable(
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
 );
 
-/** Fixed-window attempt counters for throttling, kept across restarts. */
 /**
  * Browsers that have signed in to an account (or reset its password): each
  * keeps a sign-in budget of its own, so failures sent from elsewhere never
  * lock the owner out (OWASP, "device cookies"). Bounded per account and
- * forgotten after a year unused (trusted-devices.server.ts).
+ * forgotten a year after the browser last signed in (trusted-devices.server.ts).
  */
 export const trustedDevices = sqliteTable(
   "trusted_devices",
@@ -142,13 +141,13 @@ export const trustedDevices = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    createdAt: integer("created_at").notNull(),
-    /** The last sign-in (or reset) from this browser. */
-    lastUsedAt: integer("last_used_at").notNull(),
+    /** A browser gets a new token at each sign-in: this is its last sign-in (or reset) to the account. */
+    issuedAt: integer("issued_at").notNull(),
   },
-  (t) => [index("trusted_devices_user_idx").on(t.userId, t.lastUsedAt), index("trusted_devices_last_used_idx").on(t.lastUsedAt)],
+  (t) => [index("trusted_devices_user_idx").on(t.userId, t.issuedAt), index("trusted_devices_issued_idx").on(t.issuedAt)],
 );
 
+/** Fixed-window attempt counters for throttling, kept across restarts. */
 export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),
   windowStart: integer("window_start").notNull(),

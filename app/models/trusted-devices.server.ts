@@ -12,25 +12,24 @@ export function findTrustedDevice(userId: string, idHashes: string[]): string | 
     .get()?.idHash;
 }
 
-/** A new trusted device of an account, or one seen again (its last use moves forward). */
-export function saveTrustedDevice(idHash: string, userId: string, now: number): void {
-  db.insert(trustedDevices)
-    .values({ idHash, userId, createdAt: now, lastUsedAt: now })
-    .onConflictDoUpdate({ target: trustedDevices.idHash, set: { lastUsedAt: now } })
-    .run();
-}
-
-/** Keep only an account's `keep` most recently used devices. */
-export function trimTrustedDevices(userId: string, keep: number): void {
-  const newest = db
-    .select({ idHash: trustedDevices.idHash })
-    .from(trustedDevices)
-    .where(eq(trustedDevices.userId, userId))
-    .orderBy(desc(trustedDevices.lastUsedAt))
-    .limit(keep);
-  db.delete(trustedDevices)
-    .where(and(eq(trustedDevices.userId, userId), notInArray(trustedDevices.idHash, newest)))
-    .run();
+/**
+ * A browser's new token for an account, in place of its previous one (when
+ * it had one); only the account's `keep` newest devices stay.
+ */
+export function replaceTrustedDevice(device: { idHash: string; userId: string; issuedAt: number }, previousIdHash: string | undefined, keep: number): void {
+  db.transaction((tx) => {
+    if (previousIdHash) tx.delete(trustedDevices).where(eq(trustedDevices.idHash, previousIdHash)).run();
+    tx.insert(trustedDevices).values(device).run();
+    const newest = tx
+      .select({ idHash: trustedDevices.idHash })
+      .from(trustedDevices)
+      .where(eq(trustedDevices.userId, device.userId))
+      .orderBy(desc(trustedDevices.issuedAt))
+      .limit(keep);
+    tx.delete(trustedDevices)
+      .where(and(eq(trustedDevices.userId, device.userId), notInArray(trustedDevices.idHash, newest)))
+      .run();
+  });
 }
 
 /** Forget every trusted device of an account but `keepIdHash` (when given). */
@@ -40,6 +39,6 @@ export function deleteTrustedDevicesOf(userId: string, keepIdHash?: string): voi
     .run();
 }
 
-export function purgeUnusedDevices(olderThan: number): void {
-  db.delete(trustedDevices).where(lt(trustedDevices.lastUsedAt, olderThan)).run();
+export function purgeTrustedDevicesIssuedBefore(time: number): void {
+  db.delete(trustedDevices).where(lt(trustedDevices.issuedAt, time)).run();
 }
