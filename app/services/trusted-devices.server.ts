@@ -1,8 +1,7 @@
-import { createCookie } from "@remix-run/node";
 import { createHash, randomBytes } from "node:crypto";
-import { env } from "~/config/env.server";
 import { deleteTrustedDevicesOf, findTrustedDevice, purgeTrustedDevicesIssuedBefore, replaceTrustedDevice } from "~/models/trusted-devices.server";
 import { getUserByEmail } from "~/models/users.server";
+import { siteCookie } from "./session.server";
 import type { Requester } from "./throttle.server";
 
 /**
@@ -22,14 +21,7 @@ const TOKENS_PER_BROWSER = 5;
 const DEVICES_PER_ACCOUNT = 20;
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 
-const deviceCookie = createCookie("dejiny_device", {
-  secrets: [env.sessionSecret],
-  httpOnly: true,
-  sameSite: "lax",
-  secure: env.secureCookies,
-  path: "/",
-  maxAge: YEAR / 1000,
-});
+const deviceCookie = siteCookie("dejiny_device", { maxAge: YEAR / 1000 });
 
 function hashToken(token: string): string {
   return createHash("sha256").update(`device:${token}`).digest("hex");
