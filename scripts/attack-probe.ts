@@ -3,9 +3,9 @@
 // Starts the built production server of a checkout (default: this one) and
 // measures, over HTTP only, how it stands up to a handful of attacks: open
 // redirects after sign-in, sign-in throttling under concurrency and bcrypt
-// bursts, a PNG decompression bomb, a sanitiser stall, floods of 404s,
-// forgot-password timing, and look-alike or invisible names, e-mails and
-// article bodies. It relies on nothing but HTTP behaviour, the
+// bursts, locking an owner out of their account, a PNG decompression bomb, a
+// sanitiser stall, floods of 404s, forgot-password timing, and look-alike or
+// invisible names, e-mails and article bodies. It relies on nothing but HTTP behaviour, the
 // server's memory (/proc) and its SQLite file, so "before" and "after"
 // checkouts are measured the same way. Prints one block per attack, then the
 // figures as one JSON line. Figures are noisy on a busy machine.
@@ -425,6 +425,74 @@ async function bcryptBurst() {
   });
 }
 
+/** The reset links mailed to `email` so far (the server's outbox beside its database: no RESEND_API_KEY), oldest first. */
+function resetLinksTo(server: Server, email: string): string[] {
+  const outbox = path.join(path.dirname(server.databasePath), "outbox");
+  let files: string[] = [];
+  try {
+    files = readdirSync(outbox).sort();
+  } catch {
+    // Nothing mailed yet.
+  }
+  return files
+    .map((name) => readFileSync(path.join(outbox, name), "utf8"))
+    .filter((message) => message.includes(`To: ${email}\n`))
+    .map((message) => message.match(/(\/reset-password\?token=[\w-]+)/)?.[1] ?? "");
+}
+
+async function accountLockout() {
+  heading("2c. Account lock-out (10 wrong passwords from each of 10 addresses, 6 reset requests, IPv6 rotation in one /64)");
+  return withServers(async (start) => {
+    const server = await start({ TRUST_PROXY: "true" });
+    const { email } = await register(server.url, nextAddress());
+    // The owner's browser signs in once, then signs out: it has signed in to the account before.
+    const owner = new Visitor(server.url, nextAddress());
+    await owner.signIn(email, PASSWORD);
+    await owner.postForm("/signout", {});
+
+    const attack = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const attacker = new Visitor(server.url, nextAddress());
+        const statuses: Reply["status"][] = [];
+        for (let i = 0; i < 10; i++) statuses.push((await attacker.signIn(email, `${WRONG_PASSWORD}-${i}`)).status);
+        return statuses;
+      }),
+    );
+    const ownersBrowser = (await owner.signIn(email, PASSWORD)).status;
+    const freshBrowser = (await new Visitor(server.url, nextAddress()).signIn(email, PASSWORD)).status;
+    console.log(`  attack: ${JSON.stringify(tally(attack.flat()))}`);
+    console.log(`  then, right password: owner's browser (signed in before) → ${ownersBrowser}; a fresh browser from a new address → ${freshBrowser}`);
+
+    // A stranger asks for the owner's reset 6 times; then the owner asks, and tries the newest link mailed.
+    const strangers = await Promise.all(Array.from({ length: 6 }, () => new Visitor(server.url, nextAddress()).postForm("/signinsignup", { intent: "forgot", email })));
+    await sleep(1500);
+    const ownersReset = await new Visitor(server.url, nextAddress()).postForm("/signinsignup", { intent: "forgot", email });
+    await sleep(1500);
+    const links = resetLinksTo(server, email);
+    const newPassword = "nové-heslo-sondy-7";
+    const linkWorks = links.length ? (await new Visitor(server.url, nextAddress()).postForm(links.at(-1)!, { password: newPassword, confirmPassword: newPassword })).status : "no link";
+    console.log(`  reset: strangers ${JSON.stringify(tally(strangers.map((r) => r.status)))}, the owner's request → ${ownersReset.status}; ${links.length} mails; newest link → ${linkWorks} (303 = new password set)`);
+
+    // 10 wrong passwords from 10 addresses of one /64, then the right one from an 11th.
+    const { email: ipv6Account } = await register(server.url, nextAddress());
+    const inSlash64 = (i: number) => new Visitor(server.url, `2001:db8:5:6:${i.toString(16)}::1`);
+    const rotation: Reply["status"][] = [];
+    for (let i = 1; i <= 11; i++) rotation.push((await inSlash64(i).signIn(ipv6Account, i <= 10 ? WRONG_PASSWORD : PASSWORD)).status);
+    for (let i = 0; i < 10; i++) await new Visitor(server.url, "::ffff:203.0.113.77").signIn(ipv6Account, WRONG_PASSWORD);
+    const mapped = (await new Visitor(server.url, "203.0.113.77").signIn(ipv6Account, PASSWORD)).status;
+    console.log(`  IPv6 rotation in one /64: ${JSON.stringify(tally(rotation.slice(0, 10)))}, then the right password from an 11th address → ${rotation[10]} (429 = counted as one client)`);
+    console.log(`  10 wrong from ::ffff:203.0.113.77, then the right one from 203.0.113.77 → ${mapped} (429 = counted as one client)`);
+    return {
+      attack: tally(attack.flat()),
+      ownersBrowser,
+      freshBrowser,
+      reset: { strangers: tally(strangers.map((r) => r.status)), owner: ownersReset.status, mails: links.length, newestLink: linkWorks },
+      ipv6Rotation11th: rotation[10],
+      mappedIpv4: mapped,
+    };
+  });
+}
+
 // ---------------------------------------------------------------- 3. decompression bomb
 
 async function decompressionBomb() {
@@ -617,6 +685,7 @@ for (const [name, probe] of [
   ["openRedirect", openRedirect],
   ["concurrentThrottle", concurrentThrottle],
   ["bcryptBurst", bcryptBurst],
+  ["accountLockout", accountLockout],
   ["decompressionBomb", decompressionBomb],
   ["sanitiserStall", sanitiserStall],
   ["notFoundFlood", notFoundFlood],

@@ -134,6 +134,26 @@ export const passwordResetTokens = sqliteTable(
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
 );
 
+/**
+ * Browsers that have signed in to an account (or reset its password): each
+ * keeps a sign-in budget of its own, so failures sent from elsewhere never
+ * lock the owner out (OWASP, "device cookies"). Bounded per account and
+ * forgotten a year after the browser last signed in (trusted-devices.server.ts).
+ */
+export const trustedDevices = sqliteTable(
+  "trusted_devices",
+  {
+    /** SHA-256 of the random token in the device cookie: a copy of the database holds no usable cookie. */
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** A browser gets a new token at each sign-in: this is its last sign-in (or reset) to the account. */
+    issuedAt: integer("issued_at").notNull(),
+  },
+  (t) => [index("trusted_devices_user_idx").on(t.userId, t.issuedAt), index("trusted_devices_issued_idx").on(t.issuedAt)],
+);
+
 /** Fixed-window attempt counters for throttling, kept across restarts. */
 export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),

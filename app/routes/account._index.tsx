@@ -14,6 +14,7 @@ import { changePassword, renameAccount, type AccountResult } from "~/services/ac
 import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { endSession, endSessionOf, requireSession, sessionsOf } from "~/services/session.server";
+import { requesterFor } from "~/services/trusted-devices.server";
 
 const ARTICLES_PER_PAGE = 20;
 
@@ -52,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   let result: AccountResult;
   if (intent === "rename") result = renameAccount(session.user, form);
-  else if (intent === "password") result = await changePassword(session, form, context.clientAddress);
+  else if (intent === "password") result = await changePassword(session, form, await requesterFor(request, context.clientAddress, { userId: session.user.id }));
   else return data({ intent: null, error: "Neznáma akcia.", invalid: [], values: {} }, { status: 400 });
   if (result.ok) return redirect(`/account?done=${intent}`, 303);
   const values = intent === "rename" ? { displayName: String(form.get("displayName") ?? "") } : {};

@@ -11,6 +11,7 @@ import { deleteAccount } from "~/services/account.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { endSession, requireUser } from "~/services/session.server";
+import { requesterFor } from "~/services/trusted-devices.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const result = await deleteAccount(user, await readForm(request), context.clientAddress);
+  const result = await deleteAccount(user, await readForm(request), await requesterFor(request, context.clientAddress, { userId: user.id }));
   // The account and its sessions are gone; the cookie goes too.
   if (result.ok) return endSession(request, "/signinsignup?accountDeleted");
   return data({ error: result.error, invalid: result.invalid }, { status: result.status, headers: retryAfter(result.status) });

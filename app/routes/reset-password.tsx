@@ -10,6 +10,7 @@ import { formText } from "~/services/auth.server";
 import { BusyError, retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
+import { trustDevice } from "~/services/trusted-devices.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
@@ -25,13 +26,14 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ error: problem.message, invalid: problem.invalid as string[] }, { status: 400 });
   }
   const { password } = checked.value;
-  const changed = await resetPassword(token, password).catch((error) => {
+  const userId = await resetPassword(token, password).catch((error) => {
     if (error instanceof BusyError) return "busy" as const;
     throw error;
   });
-  if (changed === "busy") return data({ error: BUSY_MESSAGE, invalid: [] }, { status: 503, headers: retryAfter(503) });
-  if (!changed) return data({ error: ACCOUNT_MESSAGES.resetInvalid, invalid: [] }, { status: 400 });
-  return redirect("/signinsignup?passwordChanged", 303);
+  if (userId === "busy") return data({ error: BUSY_MESSAGE, invalid: [] }, { status: 503, headers: retryAfter(503) });
+  if (!userId) return data({ error: ACCOUNT_MESSAGES.resetInvalid, invalid: [] }, { status: 400 });
+  // The link came to the owner's mailbox: this browser signs in on its own budget from now on.
+  return trustDevice(redirect("/signinsignup?passwordChanged", 303), request, userId);
 }
 
 export default function ResetPassword() {

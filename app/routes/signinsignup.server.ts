@@ -7,7 +7,8 @@ import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailur
 import { BusyError } from "~/services/concurrency.server";
 import { queuePasswordReset } from "~/services/password-reset.server";
 import { startSession } from "~/services/session.server";
-import { release, reserve, resetAttempts, signInAttempts, subject, type Attempt } from "~/services/throttle.server";
+import { registerAttempts, release, reserve, resetMailAttempts, resetRequestAttempts, signInAttempts } from "~/services/throttle.server";
+import { requesterFor, trustDevice } from "~/services/trusted-devices.server";
 
 type Intent = "signin" | "register" | "forgot";
 type FieldName = "displayName" | "email" | "password" | "confirmPassword";
@@ -31,12 +32,13 @@ export async function signIn(request: Request, form: FormData, clientAddress: st
   // A burst past what the server queues is told at once, without a write to the database.
   if (passwordWorkIsFull()) return refuse("signin", 503, BUSY_MESSAGE, [], values);
   // Reserved before the password is hashed, so parallel guesses cannot pass the gate together.
-  const attempts = signInAttempts(email, clientAddress);
+  // A browser that signed in to this account before is counted on its own (trusted-devices.server.ts).
+  const attempts = signInAttempts(email, await requesterFor(request, clientAddress, { email }));
   if (!reserve(attempts)) return refuse("signin", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], values);
   try {
     const user = await authenticator.authenticate("form", request);
     release(attempts);
-    return startSession(request, user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo")));
+    return trustDevice(await startSession(request, user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo"))), request, user.id);
   } catch (error) {
     if (error instanceof SignInFailure && error.reason === "credentials") {
       return refuse("signin", 400, MESSAGES.badCredentials, ["email", "password"], values);
@@ -59,7 +61,7 @@ export async function register(request: Request, form: FormData, clientAddress: 
   }
   const { displayName, email, password } = checked.value;
   if (passwordWorkIsFull()) return fail(503, BUSY_MESSAGE, []);
-  const registration: Attempt[] = [["registerPerAddress", subject(clientAddress)]];
+  const registration = registerAttempts(clientAddress);
   if (!reserve(registration)) return fail(429, ACCOUNT_MESSAGES.tooManyAttempts, []);
 
   let passwordHash: string;
@@ -73,18 +75,22 @@ export async function register(request: Request, form: FormData, clientAddress: 
   // Asked right before the insert, in the same turn of the event loop: two registrations cannot both take one look.
   if (isNameTaken(displayName)) return fail(400, ACCOUNT_MESSAGES.displayNameTaken, ["displayName"]);
   const user = createUser({ displayName, email, passwordHash });
+  // This tells whoever asks that the e-mail has an account: registration signs the new account in at once,
+  // which nobody could miss, so an answer that hid it would still tell. It costs a password hash, and the
+  // registrations of one address (an IPv6 client's /64) are limited (README: "Security").
   if (!user) return fail(400, ACCOUNT_MESSAGES.emailTaken, ["email"]);
-  return startSession(request, user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo")));
+  return trustDevice(await startSession(request, user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo"))), request, user.id);
 }
 
 export async function forgotPassword(form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {
   const checked = checkForm(forgotPasswordSchema, form);
   if (!checked.ok) return refuse("forgot", 400, MESSAGES.emailRequired, ["email"], { email: "" });
   const { email } = checked.value;
-  if (!reserve(resetAttempts(email, clientAddress))) {
+  if (!reserve(resetRequestAttempts(clientAddress))) {
     return refuse("forgot", 429, ACCOUNT_MESSAGES.tooManyAttempts, [], { email });
   }
-  // Queued, not done here: the answer takes the same time, and says the same, whether or not the account exists.
-  if (isEmail(email)) queuePasswordReset(email);
+  // Queued, not done here: the answer takes the same time, and says the same, whether or not the account
+  // exists, and whether or not its mails are used up (then the link sent last still works: LIMITS).
+  if (isEmail(email) && reserve(resetMailAttempts(email))) queuePasswordReset(email);
   return redirect("/signinsignup?resetSent", 303);
 }

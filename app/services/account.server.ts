@@ -10,7 +10,8 @@ import { BusyError } from "./concurrency.server";
 import { logModeration } from "./moderation-log.server";
 import { removePostsOf } from "./posts.server";
 import { endAllSessionsOf, type CurrentUser } from "./session.server";
-import { release, renameAttempts, reserve, signInAttempts } from "./throttle.server";
+import { release, renameAttempts, reserve, signInAttempts, type Requester } from "./throttle.server";
+import { forgetDevicesOf } from "./trusted-devices.server";
 
 /**
  * What a user does with their own account: a new name, a new password,
@@ -34,9 +35,9 @@ export function renameAccount(user: CurrentUser, form: FormData): AccountResult 
 }
 
 /** The account's password checked like a sign-in (throttled, one bcrypt at a time): null when it is right, else the refusal. */
-async function confirmOwner(user: CurrentUser, password: string, clientAddress: string, field: string): Promise<AccountResult | null> {
+async function confirmOwner(user: CurrentUser, password: string, client: Requester, field: string): Promise<AccountResult | null> {
   if (passwordWorkIsFull()) return refuse(503, BUSY_MESSAGE);
-  const attempts = signInAttempts(user.email, clientAddress);
+  const attempts = signInAttempts(user.email, client);
   if (!reserve(attempts)) return refuse(429, ACCOUNT_MESSAGES.tooManyAttempts);
   let matches: boolean;
   try {
@@ -52,15 +53,15 @@ async function confirmOwner(user: CurrentUser, password: string, clientAddress: 
   return null;
 }
 
-/** A new password: ends every other session of the account and its unused reset links; this session stays. */
-export async function changePassword(session: { user: CurrentUser; idHash: string }, form: FormData, clientAddress: string): Promise<AccountResult> {
+/** A new password: ends every other session of the account, its unused reset links and its other trusted devices; this session and browser stay. */
+export async function changePassword(session: { user: CurrentUser; idHash: string }, form: FormData, client: Requester): Promise<AccountResult> {
   const checked = checkForm(changePasswordSchema, form);
   if (!checked.ok) {
     const problem = formProblem(checked.errors, CHANGE_PASSWORD_FIELDS, ACCOUNT_MESSAGES.fillAll)!;
     return refuse(400, problem.message, problem.invalid);
   }
   const { user, idHash } = session;
-  const refused = await confirmOwner(user, checked.value.currentPassword, clientAddress, "currentPassword");
+  const refused = await confirmOwner(user, checked.value.currentPassword, client, "currentPassword");
   if (refused) return refused;
   let passwordHash: string;
   try {
@@ -73,6 +74,7 @@ export async function changePassword(session: { user: CurrentUser; idHash: strin
     setPasswordHash(user.id, passwordHash);
     endAllSessionsOf(user.id, idHash);
     deleteResetTokensOf(user.id);
+    forgetDevicesOf(user.id, client.device);
   });
   return { ok: true };
 }
@@ -82,10 +84,10 @@ export async function changePassword(session: { user: CurrentUser; idHash: strin
  * sessions, reset links and reports. The moderation log keeps its entries,
  * with the names as they were, and gains one saying the account was deleted.
  */
-export async function deleteAccount(user: CurrentUser, form: FormData, clientAddress: string): Promise<AccountResult> {
+export async function deleteAccount(user: CurrentUser, form: FormData, client: Requester): Promise<AccountResult> {
   const checked = checkForm(deleteAccountSchema, form);
   if (!checked.ok) return refuse(400, MODERATION_MESSAGES.currentPassword, ["password"]);
-  const refused = await confirmOwner(user, checked.value.password, clientAddress, "password");
+  const refused = await confirmOwner(user, checked.value.password, client, "password");
   if (refused) return refused;
   const lastAdmin = () => user.isAdmin && countActiveAdmins() <= 1;
   if (lastAdmin()) return refuse(400, MODERATION_MESSAGES.lastAdminDelete);

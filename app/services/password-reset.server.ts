@@ -6,9 +6,16 @@ import { hashPassword } from "./auth.server";
 import { env } from "~/config/env.server";
 import { sendMail } from "./mail.server";
 import { endAllSessionsOf } from "./session.server";
-import { clearSignInLimits } from "./throttle.server";
+import { clearSignInLimits, LIMITS } from "./throttle.server";
+import { forgetDevicesOf } from "./trusted-devices.server";
 
-const TOKEN_LIFETIME = 30 * 60 * 1000;
+/**
+ * A link lives as long as the window of an account's mail budget: while the
+ * budget is used up (a stranger asked for the owner's reset again and
+ * again), the link sent last in that window still works, so the owner
+ * always has one in the mailbox (README: "Limits"). The mails say 30 minutes.
+ */
+const TOKEN_LIFETIME = LIMITS.resetMailsPerAccount.windowMs;
 
 function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
@@ -94,23 +101,25 @@ const resetting = new Set<string>();
 
 /**
  * Set a new password with a token: once, before it expires; ends every
- * session of the user and lifts the account's sign-in limits (its owner has
- * just proved who they are).
+ * session of the user, forgets its trusted devices and lifts the account's
+ * sign-in limits (its owner has just proved who they are). The user's id,
+ * or null when the token does not work.
  */
-export async function resetPassword(token: string, password: string): Promise<boolean> {
+export async function resetPassword(token: string, password: string): Promise<string | null> {
   const tokenHash = hashToken(token);
   // Hashing costs ~130 ms of CPU: not for a token that cannot work anyway.
-  if (!token || resetting.has(tokenHash) || !findUsableResetToken(tokenHash, Date.now())) return false;
+  if (!token || resetting.has(tokenHash) || !findUsableResetToken(tokenHash, Date.now())) return null;
   resetting.add(tokenHash);
   try {
     const passwordHash = await hashPassword(password);
     const userId = consumeResetToken(tokenHash, Date.now(), (id) => {
       setPasswordHash(id, passwordHash);
       endAllSessionsOf(id);
+      forgetDevicesOf(id);
     });
     const user = userId === null ? undefined : getUserById(userId);
     if (user) clearSignInLimits(user.email);
-    return userId !== null;
+    return userId;
   } finally {
     resetting.delete(tokenHash);
   }

@@ -32,13 +32,12 @@ const TOUCH_AFTER = 5 * 60 * 1000;
 const MAX_SESSIONS_PER_ACCOUNT = 20;
 const USER_AGENT_MAX_LENGTH = 300;
 
-const sessionCookie = createCookie("dejiny_session", {
-  secrets: [env.sessionSecret],
-  httpOnly: true,
-  sameSite: "lax",
-  secure: env.secureCookies,
-  path: "/",
-});
+/** A cookie of the site: signed with the session secret, out of scripts' reach, `Secure` when PUBLIC_URL is https. */
+export function siteCookie(name: string, options: { maxAge?: number } = {}) {
+  return createCookie(name, { secrets: [env.sessionSecret], httpOnly: true, sameSite: "lax", secure: env.secureCookies, path: "/", ...options });
+}
+
+const sessionCookie = siteCookie("dejiny_session");
 
 export type CurrentUser = SessionUser["user"];
 

@@ -1,6 +1,7 @@
 import { QUOTAS } from "~/lib/rules";
 import { createHash } from "node:crypto";
 import { normaliseEmail } from "~/models/users.server";
+import { addressKey } from "./client-address.server";
 import { forgetAttempt, forgetAttemptsStartingWith, purgeOldAttempts, returnAttempts, takeAttempts, type Budget } from "~/models/rate-limits.server";
 
 const MINUTE = 60 * 1000;
@@ -9,19 +10,29 @@ const DAY = 24 * HOUR;
 
 /**
  * Attempts allowed per window (README: "Limits"). Windows end by themselves:
- * never a permanent lock-out. Per-address limits leave room for a school
- * class behind one NAT. Failed sign-ins are counted for the account from one
- * address (so an attacker elsewhere cannot lock its owner out) and, more
- * loosely, for the account from anywhere (so many addresses cannot guess
- * freely); a password reset lifts both.
+ * never a permanent lock-out. Per-address limits count a client by
+ * `addressKey` (an IPv6 client by its /64) and leave room for a school class
+ * behind one NAT.
+ *
+ * Failed sign-ins follow OWASP's device cookies: a browser that has signed
+ * in to the account before presents its trusted device and is counted
+ * against that device's own budget only; every other attempt is counted for
+ * the account from its address and, more loosely, in the account's pool of
+ * untrusted attempts, which when used up locks out untrusted clients only,
+ * never the owner's browsers. A password reset lifts the untrusted limits.
+ *
+ * A reset mail goes out at most `resetMailsPerAccount.max` times per window;
+ * past that the form answers the same, and a link already sent in this
+ * window still works (links live as long as the window: password-reset.server.ts).
  */
 export const LIMITS = {
+  signinFailuresPerDevice: { max: 10, windowMs: 15 * MINUTE },
   signinFailuresPerAddress: { max: 50, windowMs: 15 * MINUTE },
   signinFailuresPerAccountFromAddress: { max: 10, windowMs: 15 * MINUTE },
-  signinFailuresPerAccount: { max: 100, windowMs: 15 * MINUTE },
+  untrustedSigninFailuresPerAccount: { max: 100, windowMs: 15 * MINUTE },
   registerPerAddress: { max: 30, windowMs: HOUR },
   resetPerAddress: { max: 20, windowMs: HOUR },
-  resetPerAccount: { max: 5, windowMs: HOUR },
+  resetMailsPerAccount: { max: 3, windowMs: 30 * MINUTE },
   postsPerAccountPerHour: { max: QUOTAS.postsPerHour, windowMs: HOUR },
   postsPerAccountPerDay: { max: QUOTAS.postsPerDay, windowMs: DAY },
   uploadsPerAccountPerHour: { max: QUOTAS.uploadsPerHour, windowMs: HOUR },
@@ -64,29 +75,48 @@ export function release(attempts: Attempt[], now = Date.now()): void {
   returnAttempts(budgets(attempts), now);
 }
 
-/** The attempts a sign-in with `email` from `address` reserves. */
-export function signInAttempts(email: string, address: string): Attempt[] {
+/** Who is asking, as the per-address limits count them. */
+function addressSubject(address: string): string {
+  return subject(addressKey(address));
+}
+
+/**
+ * A client trying a password: its address, and the trusted device it
+ * presents for the account in question (trusted-devices.server.ts), if any.
+ */
+export type Requester = { address: string; device: string | null };
+
+/** The attempts a sign-in with `email` reserves: a trusted device's own, or the untrusted ones. */
+export function signInAttempts(email: string, { address, device }: Requester): Attempt[] {
+  if (device) return [["signinFailuresPerDevice", subject(device)]];
   const account = subject(normaliseEmail(email));
   return [
-    ["signinFailuresPerAddress", subject(address)],
-    ["signinFailuresPerAccountFromAddress", `${account} ${subject(address)}`],
-    ["signinFailuresPerAccount", account],
+    ["signinFailuresPerAddress", addressSubject(address)],
+    ["signinFailuresPerAccountFromAddress", `${account} ${addressSubject(address)}`],
+    ["untrustedSigninFailuresPerAccount", account],
   ];
 }
 
-/** The attempts a password-reset request for `email` from `address` reserves. */
-export function resetAttempts(email: string, address: string): Attempt[] {
-  return [
-    ["resetPerAddress", subject(address)],
-    ["resetPerAccount", subject(normaliseEmail(email))],
-  ];
+/** The attempt a registration from `address` reserves. */
+export function registerAttempts(address: string): Attempt[] {
+  return [["registerPerAddress", addressSubject(address)]];
 }
 
-/** Lift every sign-in limit of an account (after its owner proved it by a password reset). */
+/** The attempt a password-reset request from `address` reserves (past it: 429, which says nothing about any account). */
+export function resetRequestAttempts(address: string): Attempt[] {
+  return [["resetPerAddress", addressSubject(address)]];
+}
+
+/** The attempt a reset mail to `email` reserves (past it, no mail, and the same answer). */
+export function resetMailAttempts(email: string): Attempt[] {
+  return [["resetMailsPerAccount", subject(normaliseEmail(email))]];
+}
+
+/** Lift the untrusted sign-in limits of an account (after its owner proved it by a password reset). */
 export function clearSignInLimits(email: string): void {
   const account = subject(normaliseEmail(email));
   forgetAttemptsStartingWith(`signinFailuresPerAccountFromAddress:${account} `);
-  forgetAttempt(`signinFailuresPerAccount:${account}`);
+  forgetAttempt(`untrustedSigninFailuresPerAccount:${account}`);
 }
 
 /** A new article of an account (its id), against its hourly and daily quota. */

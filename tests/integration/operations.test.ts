@@ -56,15 +56,14 @@ describe("throttling", () => {
     expect(attempts).toBeLessThanOrEqual(51);
   });
 
-  it("throttles reset requests with 429 too", async () => {
+  it("answers every reset request for an account the same, past its mail budget too", async () => {
     const email = uniqueEmail("reset");
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const { response } = await new Client(server.url).post("/signinsignup", { intent: "forgot", email });
       statuses.push(response.status);
     }
-    expect(statuses.slice(0, 5)).toEqual([303, 303, 303, 303, 303]);
-    expect(statuses[5]).toBe(429);
+    expect(statuses).toEqual(Array(6).fill(303));
   });
 });
 
