@@ -33,26 +33,32 @@ const jpeg = (name: string, { width, height, progressive = false, subsampling = 
 
 /**
  * The largest allowed image of each shape (README: "What one image may
- * cost"): the most pixels the rules let through, in a file under 2 MB.
+ * cost"): the most pixels the cost rule lets through, in a file under 2 MB.
  */
 export const WORST_IMAGES: ImageShape[] = [
   jpeg("JPEG baseline 4:2:0, 10000×4000", { width: 10_000, height: 4_000 }),
   jpeg("JPEG baseline 4:4:4, 10000×4000, orientation 6", { width: 10_000, height: 4_000, subsampling: "4:4:4", orientation: 6 }),
   jpeg("JPEG greyscale, 10000×4000", { width: 10_000, height: 4_000, grey: true }),
-  jpeg("JPEG progressive 4:2:0, 8000×2000", { width: 8_000, height: 2_000, progressive: true }),
-  jpeg("JPEG progressive 4:4:4, 8000×1000, orientation 8", { width: 8_000, height: 1_000, progressive: true, subsampling: "4:4:4", orientation: 8 }),
+  jpeg("JPEG baseline, 1200×10000 (stored 288×2400)", { width: 1_200, height: 10_000 }),
+  jpeg("JPEG progressive 4:2:0, 10000×1600", { width: 10_000, height: 1_600, progressive: true }),
+  jpeg("JPEG progressive 4:4:4, 10000×800, orientation 8", { width: 10_000, height: 800, progressive: true, subsampling: "4:4:4", orientation: 8 }),
   png("PNG grey 8-bit, 10000×4000", { width: 10_000, height: 4_000, bitDepth: 8, colourType: 0 }),
   png("PNG grey 16-bit, 10000×4000", { width: 10_000, height: 4_000, bitDepth: 16, colourType: 0 }),
   png("PNG grey + alpha 16-bit, 10000×4000", { width: 10_000, height: 4_000, bitDepth: 16, colourType: 4 }),
-  png("PNG RGB 8-bit, 10000×4000, orientation 6", { width: 10_000, height: 4_000, bitDepth: 8, colourType: 2, orientation: 6 }),
   png("PNG RGB 16-bit, 10000×4000", { width: 10_000, height: 4_000, bitDepth: 16, colourType: 2 }),
   png("PNG RGBA 8-bit, 10000×4000", { width: 10_000, height: 4_000, bitDepth: 8, colourType: 6 }),
-  png("PNG RGBA 16-bit, 10000×4000, orientation 8 (the audit's)", { width: 10_000, height: 4_000, bitDepth: 16, colourType: 6, orientation: 8 }),
+  png("PNG RGBA 16-bit, 10000×4000", { width: 10_000, height: 4_000, bitDepth: 16, colourType: 6 }),
   png("PNG palette + transparency, 10000×4000", { width: 10_000, height: 4_000, bitDepth: 8, colourType: 3 }),
-  png("PNG RGBA 16-bit, 4000×10000 (tallest result)", { width: 4_000, height: 10_000, bitDepth: 16, colourType: 6 }),
-  png("PNG interlaced RGBA 8-bit, 10000×1200", { width: 10_000, height: 1_200, bitDepth: 8, colourType: 6, interlaced: true }),
-  png("PNG interlaced RGBA 16-bit, 10000×600, orientation 5", { width: 10_000, height: 600, bitDepth: 16, colourType: 6, interlaced: true, orientation: 5 }),
+  png("PNG RGB 8-bit, 10000×2920, orientation 6", { width: 10_000, height: 2_920, bitDepth: 8, colourType: 2, orientation: 6 }),
+  png("PNG RGBA 16-bit, 10000×2120, orientation 8", { width: 10_000, height: 2_120, bitDepth: 16, colourType: 6, orientation: 8 }),
+  png("PNG RGBA 16-bit, 4000×5150", { width: 4_000, height: 5_150, bitDepth: 16, colourType: 6 }),
+  png("PNG RGBA 8-bit, 1200×10000 (stored 288×2400)", { width: 1_200, height: 10_000, bitDepth: 8, colourType: 6 }),
+  png("PNG interlaced RGBA 8-bit, 10000×1100", { width: 10_000, height: 1_100, bitDepth: 8, colourType: 6, interlaced: true }),
+  png("PNG interlaced RGBA 16-bit, 10000×400, orientation 5", { width: 10_000, height: 400, bitDepth: 16, colourType: 6, interlaced: true, orientation: 5 }),
 ];
+
+/** The audit's PNG (finding 1 of issue 27): 10000×4000, 16-bit RGBA, EXIF orientation 8. Now refused by its predicted cost. */
+export const AUDIT_PNG: ImageShape = png("the audit's PNG: RGBA 16-bit, 10000×4000, orientation 8", { width: 10_000, height: 4_000, bitDepth: 16, colourType: 6, orientation: 8 });
 
 /** VmRSS (now) and VmHWM (peak since start or since the last reset) of `pid`, in MB, or null once it is gone. */
 function memoryOf(pid: number): { rss: number; peak: number } | null {
@@ -111,11 +117,17 @@ export type ImageMemoryReport = {
  * Against a running server (`TRUST_PROXY` on, so each account registers
  * from an address of its own): every shape alone, then `together` uploads
  * at once (the worst shapes, padded to just under 2 MB, two per account as
- * the upload limits allow). `problems` lists every image refused or over
- * the budgets.
+ * the upload limits allow). The `refused` images (the audit's) must be
+ * refused, before decoding. `problems` lists every answer not as expected
+ * and every figure over the budgets.
  */
-export async function measureImageMemory(base: string, pid: number, { shapes = WORST_IMAGES, together = 12, log = (_: string) => {} } = {}): Promise<ImageMemoryReport> {
+export async function measureImageMemory(
+  base: string,
+  pid: number,
+  { shapes = WORST_IMAGES, refused = [AUDIT_PNG], together = 12, log = (_: string) => {} } = {},
+): Promise<ImageMemoryReport> {
   const images = await Promise.all(shapes.map(async (shape) => ({ shape, bytes: await shape.make() })));
+  const refusedImages = await Promise.all(refused.map(async (shape) => ({ shape, bytes: await shape.make() })));
   const accounts = await Promise.all(Array.from({ length: Math.max(1, Math.ceil(together / 2)) }, () => registerUser(base)));
   // The server has decoded an image once (sharp loaded) before the baseline is read.
   await upload(accounts[0].client, images[0].bytes, images[0].shape.type);
@@ -124,18 +136,20 @@ export async function measureImageMemory(base: string, pid: number, { shapes = W
 
   const problems: string[] = [];
   const single: ShapeResult[] = [];
-  for (const [i, { shape, bytes }] of images.entries()) {
+  for (const [i, { shape, bytes }] of [...refusedImages, ...images].entries()) {
     const { client } = accounts[i % accounts.length];
     const { result, peakMb } = await peakRssDuring(pid, () => upload(client, bytes, shape.type));
     single.push({ shape: shape.name, bytes: bytes.length, peakMb, ...result });
     log(`${shape.name} (${Math.round(bytes.length / 1024)} KB): ${result.status} in ${result.ms} ms, peak ${peakMb} MB${result.error ? ` — ${result.error}` : ""}`);
-    if (result.status !== 200) problems.push(`${shape.name}: refused (${result.status} ${result.error ?? ""})`);
+    const expected = i < refusedImages.length ? 400 : 200;
+    if (result.status !== expected) problems.push(`${shape.name}: answered ${result.status} ${result.error ?? ""}, expected ${expected}`);
     if (result.ms > HOLD_BUDGET_MS) problems.push(`${shape.name}: took ${result.ms} ms (budget ${HOLD_BUDGET_MS} ms)`);
     if (peakMb > RSS_BUDGET_MB) problems.push(`${shape.name}: peak RSS ${peakMb} MB (budget ${RSS_BUDGET_MB} MB)`);
   }
 
   // The costliest shapes first, each padded to the largest body allowed, so the waiting bodies weigh most.
-  const worst = [...single].sort((a, b) => b.peakMb - a.peakMb).map((row) => images.find((image) => image.shape.name === row.shape)!);
+  const accepted = single.filter((row) => row.status === 200);
+  const worst = [...accepted].sort((a, b) => b.peakMb - a.peakMb).map((row) => images.find((image) => image.shape.name === row.shape)!);
   const batch = Array.from({ length: together }, (_, i) => worst[i % worst.length]);
   const { result: answers, peakMb } = await peakRssDuring(pid, () =>
     Promise.all(batch.map(({ shape, bytes }, i) => upload(accounts[Math.floor(i / 2)].client, padTo(bytes, 2_097_151), shape.type))),
