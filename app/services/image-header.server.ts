@@ -47,15 +47,15 @@ function readPng(bytes: Uint8Array): ImageHeader | null {
 }
 
 /**
- * The orientation in an eXIf chunk, wherever it is (libpng reads one after
- * the image data too): chunk by chunk to IEND or the end of the bytes, each
+ * The orientation in an eXIf chunk before the image data (where libvips
+ * reads it; one after IDAT it ignores, and so do we): chunk by chunk, each
  * step forward by the chunk's length, so the walk is bounded by the file.
  */
 function pngOrientation(bytes: Uint8Array, view: DataView): number {
   for (let pos = 33; pos + 12 <= bytes.length; ) {
     const length = view.getUint32(pos);
     const type = String.fromCharCode(...bytes.subarray(pos + 4, pos + 8));
-    if (type === "IEND" || pos + 12 + length > bytes.length) break;
+    if (type === "IDAT" || pos + 12 + length > bytes.length) break;
     if (type === "eXIf") return tiffOrientation(bytes.subarray(pos + 8, pos + 8 + length));
     pos += 12 + length;
   }
