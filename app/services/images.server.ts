@@ -39,6 +39,8 @@ function loadSharp() {
 
 /** The bytes are not an image sharp can decode (or exceed the pixel limit). */
 export class UndecodableImageError extends Error {}
+/** Decoding took longer than IMAGE_DECODE_SECONDS and was stopped: too costly, rather than not an image. */
+export class DecodeTimeoutError extends UndecodableImageError {}
 
 /**
  * Decode to 8-bit raw pixels at most 1200 px wide once upright, by the
@@ -69,7 +71,8 @@ export async function decodeImage(input: Buffer) {
     // After a resize sharp mirrors first, then turns: the order ORIENTATIONS is written for.
     return await pass2.flop(plan.flop).rotate(plan.angle).raw().timeout(timeout).toBuffer({ resolveWithObject: true });
   } catch (error) {
-    throw new UndecodableImageError(String(error));
+    // sharp's message for a pass stopped by .timeout(): "timeout: N% complete".
+    throw new (/timeout: \d+% complete/.test((error as Error)?.message) ? DecodeTimeoutError : UndecodableImageError)(String(error));
   }
 }
 

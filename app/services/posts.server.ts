@@ -10,7 +10,7 @@ import { sourcesFrom } from "~/lib/sources";
 import { ContentProcessingError, toStoredContent } from "./content.server";
 import { imageCostProblem } from "./image-cost.server";
 import { readImageHeader } from "./image-header.server";
-import { deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
+import { DecodeTimeoutError, deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
 import { logModeration } from "./moderation-log.server";
 import type { CurrentUser } from "./session.server";
 import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from "./throttle.server";
@@ -76,6 +76,7 @@ export async function acceptImage(userId: string, bytes: Uint8Array): Promise<Po
     return { ok: true, image: await storeImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) };
   } catch (error) {
     // Bytes that start like an image but do not decode are not an image either.
+    if (error instanceof DecodeTimeoutError) return refusal(400, POST_MESSAGES.imageTooCostly, ["image"]);
     if (error instanceof UndecodableImageError) return refusal(400, MESSAGES.imageType, ["image"]);
     if (error instanceof BusyError) {
       release(upload);
