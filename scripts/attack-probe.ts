@@ -4,8 +4,9 @@
 // measures, over HTTP only, how it stands up to a handful of attacks: open
 // redirects after sign-in, sign-in throttling under concurrency and bcrypt
 // bursts, locking an owner out of their account, a PNG decompression bomb, a
-// sanitiser stall, floods of 404s, forgot-password timing, and look-alike or
-// invisible names, e-mails and article bodies. It relies on nothing but HTTP behaviour, the
+// small PNG costly to decode, a sanitiser stall, floods of 404s,
+// forgot-password timing, and look-alike or invisible names, e-mails and
+// article bodies. It relies on nothing but HTTP behaviour, the
 // server's memory (/proc) and its SQLite file, so "before" and "after"
 // checkouts are measured the same way. Prints one block per attack, then the
 // figures as one JSON line. Figures are noisy on a busy machine.
@@ -19,7 +20,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
-import { makePngBomb } from "./lib/images";
+import { makePng, makePngBomb } from "./lib/images";
 
 // --root DIR: whose server to probe (default: this checkout); --only a,b: run only these probes (names as in the summary).
 const { values: args } = parseArgs({ options: { root: { type: "string" }, only: { type: "string" } }, strict: false });
@@ -527,6 +528,39 @@ async function decompressionBomb() {
   });
 }
 
+// ---------------------------------------------------------------- 3b. costly PNG (issue 27, finding 1)
+
+async function costlyPng() {
+  heading("3b. Costly PNG (10000×4000, 16-bit RGBA, EXIF orientation 8) sent to /create-post/image");
+  const png = await makePng({ width: 10_000, height: 4_000, bitDepth: 16, colourType: 6, orientation: 8 });
+  console.log(`  file: ${png.length.toLocaleString("en")} bytes (${((10_000 * 4_000 * 8) / MB).toFixed(0)} MB of 16-bit RGBA when decoded)`);
+  return withServers(async (start) => {
+    const server = await start({ TRUST_PROXY: "true" });
+    const { visitor } = await register(server.url, nextAddress());
+    const send = () => {
+      const form = new FormData();
+      form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "obrazok.png");
+      return visitor.send("/create-post/image", { method: "POST", body: form, signal: AbortSignal.timeout(90_000) });
+    };
+    const rounds: { label: string; answers: { status: Reply["status"]; ms: number; error: string | null }[]; memory: Memory; serverCrashed: string | null }[] = [];
+    for (const [label, count] of [["one upload", 1], ["three in a row", 3]] as const) {
+      const { result: replies, memory } = await withMemory(server.pid, async () => {
+        const all: Reply[] = [];
+        for (let i = 0; i < count; i++) all.push(await send());
+        return all;
+      });
+      const answers = replies.map((r) => ({ status: r.status, ms: round(r.ms), error: (JSON.parse(r.html || "{}") as { error?: string }).error ?? null }));
+      const serverCrashed = server.exitState();
+      console.log(`  ${label}:`);
+      for (const a of answers) console.log(`    ${a.status} in ${a.ms} ms${a.error ? ` — "${a.error}"` : ""}`);
+      console.log(`    ${formatMemory(memory)}${serverCrashed ? `; server ${serverCrashed}` : ""}`);
+      rounds.push({ label, answers, memory, serverCrashed });
+      if (serverCrashed) break;
+    }
+    return { pngBytes: png.length, rounds };
+  });
+}
+
 // ---------------------------------------------------------------- 4. sanitiser stall
 
 async function sanitiserStall() {
@@ -687,6 +721,7 @@ for (const [name, probe] of [
   ["bcryptBurst", bcryptBurst],
   ["accountLockout", accountLockout],
   ["decompressionBomb", decompressionBomb],
+  ["costlyPng", costlyPng],
   ["sanitiserStall", sanitiserStall],
   ["notFoundFlood", notFoundFlood],
   ["forgotTiming", forgotTiming],

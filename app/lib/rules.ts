@@ -144,6 +144,7 @@ export const POST_MESSAGES = {
   contentFailed: "Text článku sa nepodarilo spracovať. Skúste ho, prosím, zjednodušiť alebo uložiť znova.",
   imageTooLarge: `Obrázok je príliš veľký: najviac ${IMAGE_MAX_SIDE.toLocaleString("sk-SK")} px na stranu a ${IMAGE_MAX_PIXELS / 1_000_000} megapixelov.`,
   imageTooLargeWhole: "Progresívny JPEG alebo prekladaný PNG takejto veľkosti nevieme spracovať. Zmenšite ho alebo ho uložte ako bežný JPEG či PNG.",
+  imageTooCostly: "Spracovať tento obrázok by stálo príliš veľa pamäte (veľký rozmer spolu so 16-bitovou farbou, priehľadnosťou alebo prekladaním). Zmenšite ho alebo ho uložte ako bežný 8-bitový JPEG či PNG.",
   postQuota: `Dosiahli ste limit nových článkov: najviac ${QUOTAS.postsPerHour} za hodinu a ${QUOTAS.postsPerDay} za deň. Skúste to, prosím, neskôr.`,
   editQuota: `Dosiahli ste limit úprav: najviac ${QUOTAS.editsPerHour} uložení za hodinu. Skúste to, prosím, neskôr.`,
   uploadQuota: `Dosiahli ste limit nahraných obrázkov: najviac ${QUOTAS.uploadsPerHour} za hodinu a ${QUOTAS.uploadsPerDay} za deň. Skúste to, prosím, neskôr.`,

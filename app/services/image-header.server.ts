@@ -1,13 +1,20 @@
 /**
- * The declared size of a JPEG or PNG, read from its header without decoding
- * a pixel, so an image too large to decode safely is refused before the
- * decoder allocates anything for it. Pure: bytes in, numbers out.
+ * The declared shape of a JPEG or PNG, read from its header without decoding
+ * a pixel, so an image too costly to decode safely is refused before the
+ * decoder allocates anything for it (image-cost.server.ts judges it). Pure:
+ * bytes in, numbers out.
  */
 
 export type ImageHeader = {
   type: "jpeg" | "png";
   width: number;
   height: number;
+  /** Bits per sample as decoded: 8, or 16 for a 16-bit PNG (PNGs of 1, 2 or 4 bits are decoded to 8). */
+  bitDepth: 8 | 16;
+  /** Samples per pixel as decoded (a PNG palette becomes RGB, or RGBA with transparency). */
+  channels: number;
+  /** EXIF orientation 1–8 (JPEG APP1, PNG eXIf); 1 when there is none or it makes no sense. */
+  orientation: number;
   /**
    * Bytes the decoder must hold for the whole image before it can hand on a
    * single row: the DCT coefficients of a progressive or multi-scan JPEG, the
@@ -23,7 +30,7 @@ export function readImageHeader(bytes: Uint8Array): ImageHeader | null {
 }
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-/** Samples per pixel as decoded, by colour type (a palette becomes RGB, or RGBA with transparency). */
+/** Samples per pixel as decoded, by colour type (a palette counted as RGBA: it may have transparency). */
 const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 4, 4: 2, 6: 4 };
 
 /** The signature, then IHDR as the first chunk: length 13, width, height, bit depth, colour type, …, interlace. */
@@ -32,16 +39,55 @@ function readPng(bytes: Uint8Array): ImageHeader | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(8) !== 13 || String.fromCharCode(...bytes.subarray(12, 16)) !== "IHDR") return null;
   const [width, height] = [view.getUint32(16), view.getUint32(20)];
-  const [bitDepth, channels, interlaced] = [bytes[24], PNG_CHANNELS[bytes[25]], bytes[28] !== 0];
+  const [channels, interlaced] = [PNG_CHANNELS[bytes[25]], bytes[28] !== 0];
   if (channels === undefined) return null;
-  const wholeImageBytes = interlaced ? width * height * channels * (bitDepth === 16 ? 2 : 1) : 0;
-  return { type: "png", width, height, wholeImageBytes };
+  const bitDepth = bytes[24] === 16 ? 16 : 8;
+  const wholeImageBytes = interlaced ? width * height * channels * (bitDepth / 8) : 0;
+  return { type: "png", width, height, bitDepth, channels, orientation: pngOrientation(bytes, view), wholeImageBytes };
+}
+
+/**
+ * The orientation in an eXIf chunk before the image data (where libvips
+ * reads it; one after IDAT it ignores, and so do we): chunk by chunk, each
+ * step forward by the chunk's length, so the walk is bounded by the file.
+ */
+function pngOrientation(bytes: Uint8Array, view: DataView): number {
+  for (let pos = 33; pos + 12 <= bytes.length; ) {
+    const length = view.getUint32(pos);
+    const type = String.fromCharCode(...bytes.subarray(pos + 4, pos + 8));
+    if (type === "IDAT" || pos + 12 + length > bytes.length) break;
+    if (type === "eXIf") return tiffOrientation(bytes.subarray(pos + 8, pos + 8 + length));
+    pos += 12 + length;
+  }
+  return 1;
+}
+
+/** The Orientation tag (0x0112) of a TIFF structure's first IFD, as EXIF stores it; 1 when absent or out of range. */
+function tiffOrientation(tiff: Uint8Array): number {
+  if (tiff.length < 8) return 1;
+  const view = new DataView(tiff.buffer, tiff.byteOffset, tiff.byteLength);
+  const little = tiff[0] === 0x49 && tiff[1] === 0x49;
+  if (!little && !(tiff[0] === 0x4d && tiff[1] === 0x4d)) return 1;
+  const ifd = view.getUint32(4, little);
+  if (ifd + 2 > tiff.length) return 1;
+  const entries = view.getUint16(ifd, little);
+  for (let i = 0; i < entries; i++) {
+    const entry = ifd + 2 + 12 * i;
+    if (entry + 12 > tiff.length) return 1;
+    if (view.getUint16(entry, little) !== 0x0112) continue;
+    const value = view.getUint16(entry + 8, little);
+    return value >= 1 && value <= 8 ? value : 1;
+  }
+  return 1;
 }
 
 const SOI = 0xd8;
 const EOI = 0xd9;
 const SOS = 0xda;
 const TEM = 0x01;
+const APP1 = 0xe1;
+/** "Exif\0\0": an APP1 segment holding EXIF (a TIFF structure) rather than XMP. */
+const EXIF_ID = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00];
 /** libjpeg keeps each 8×8 block of coefficients as 64 16-bit numbers. */
 const BLOCK_BYTES = 128;
 
@@ -71,6 +117,7 @@ type Frame = { width: number; height: number; progressive: boolean; components: 
 function readJpeg(bytes: Uint8Array): ImageHeader | null {
   if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== SOI) return null;
   let frame: Frame | null = null;
+  let orientation = 1;
   let pos = 2;
   while (pos < bytes.length) {
     if (bytes[pos] !== 0xff) return null;
@@ -85,7 +132,9 @@ function readJpeg(bytes: Uint8Array): ImageHeader | null {
     const length = (bytes[pos] << 8) | bytes[pos + 1];
     if (length < 2 || pos + length > bytes.length) return null;
     const segment = bytes.subarray(pos + 2, pos + length);
-    if (isStartOfFrame(marker)) {
+    if (marker === APP1 && orientation === 1 && EXIF_ID.every((b, i) => segment[i] === b)) {
+      orientation = tiffOrientation(segment.subarray(EXIF_ID.length));
+    } else if (isStartOfFrame(marker)) {
       if (frame) return null;
       frame = readFrame(segment, isProgressive(marker));
       if (!frame) return null;
@@ -93,7 +142,8 @@ function readJpeg(bytes: Uint8Array): ImageHeader | null {
       if (!frame || segment.length < 1) return null;
       // A first scan without every component means more scans to merge: libjpeg then buffers the whole image too.
       const buffered = frame.progressive || segment[0] < frame.components.length;
-      return { type: "jpeg", width: frame.width, height: frame.height, wholeImageBytes: buffered ? coefficientBytes(frame) : 0 };
+      const { width, height, components } = frame;
+      return { type: "jpeg", width, height, bitDepth: 8, channels: components.length, orientation, wholeImageBytes: buffered ? coefficientBytes(frame) : 0 };
     }
     pos += length;
   }

@@ -6,6 +6,8 @@ import { IMAGE_MAX_PIXELS } from "~/lib/rules";
 import { BusyError, createLimiter } from "./concurrency.server";
 import { looseImageKeys, markImageLoose, unmarkImageLoose } from "~/models/loose-images.server";
 import { imageKeyInUse } from "~/models/posts.server";
+import { decodePlan, IMAGE_DECODE_SECONDS, needsSecondPass } from "./image-cost.server";
+import { readImageHeader } from "./image-header.server";
 import { imageStore } from "./image-store.server";
 
 /**
@@ -37,19 +39,40 @@ function loadSharp() {
 
 /** The bytes are not an image sharp can decode (or exceed the pixel limit). */
 export class UndecodableImageError extends Error {}
+/** Decoding took longer than IMAGE_DECODE_SECONDS and was stopped: too costly, rather than not an image. */
+export class DecodeTimeoutError extends UndecodableImageError {}
 
-async function decode(input: Buffer) {
+/**
+ * Decode to 8-bit raw pixels at most 1200 px wide once upright, by the
+ * plan image-cost.server.ts predicts the cost of: shrink a PNG across
+ * while its rows stream from the file (16-bit samples made 8-bit at once;
+ * a JPEG shrinks both ways on load), then down, mirror and turn the small
+ * result (the EXIF orientation the header
+ * declared; libvips is never asked to orient the full image). Each pass is
+ * stopped after IMAGE_DECODE_SECONDS.
+ */
+export async function decodeImage(input: Buffer) {
   const sharp = await loadSharp();
+  const header = readImageHeader(input);
+  if (!header) throw new UndecodableImageError("not a JPEG or PNG header");
+  const plan = decodePlan(header);
+  const timeout = { seconds: IMAGE_DECODE_SECONDS };
   try {
     // acceptImage checked the header first; these limits are a second guard. Sequential read
     // (sharp's default, kept on purpose) streams the rows through the shrink.
-    return await sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS, unlimited: false, sequentialRead: true, failOn: "error" })
-      .rotate()
-      .resize({ width: IMAGE_WIDTHS.at(-1), withoutEnlargement: true })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    let pass1 = sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS, unlimited: false, sequentialRead: true, failOn: "error" }).pipelineColourspace("srgb");
+    if (header.type === "jpeg") pass1 = pass1.resize({ width: plan.width, height: plan.height, fit: "fill" });
+    else if (plan.across !== null) pass1 = pass1.resize({ width: plan.across, height: header.height, fit: "fill" });
+    const across = await pass1.raw({ depth: "uchar" }).timeout(timeout).toBuffer({ resolveWithObject: true });
+    if (!needsSecondPass(header, plan)) return across;
+    const raw = { raw: { width: across.info.width, height: across.info.height, channels: across.info.channels } };
+    let pass2 = sharp(across.data, raw);
+    if (across.info.height !== plan.height) pass2 = pass2.resize({ width: plan.width, height: plan.height, fit: "fill" });
+    // After a resize sharp mirrors first, then turns: the order ORIENTATIONS is written for.
+    return await pass2.flop(plan.flop).rotate(plan.angle).raw().timeout(timeout).toBuffer({ resolveWithObject: true });
   } catch (error) {
-    throw new UndecodableImageError(String(error));
+    // sharp's message for a pass stopped by .timeout(): "timeout: N% complete".
+    throw new (/timeout: \d+% complete/.test((error as Error)?.message) ? DecodeTimeoutError : UndecodableImageError)(String(error));
   }
 }
 
@@ -73,7 +96,7 @@ function variantsOf(sharp: SharpModule, pixels: Buffer, raw: SharpOptions): Vari
 }
 
 async function encodeVariants(input: Buffer): Promise<StoredImage> {
-  const { data: pixels, info } = await decode(input);
+  const { data: pixels, info } = await decodeImage(input);
   const sharp = await loadSharp();
   const key = randomBytes(12).toString("base64url");
   // Before any file: a crash while they are written leaves them to the start-up clean-up.

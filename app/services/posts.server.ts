@@ -1,5 +1,5 @@
 import { checkForm, EDIT_POST_FIELDS, editPostSchema, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
-import { BUSY_MESSAGE, canModify, imageSizeProblem, MESSAGES, POST_MESSAGES } from "~/lib/rules";
+import { BUSY_MESSAGE, canModify, MESSAGES, POST_MESSAGES } from "~/lib/rules";
 import { markImageLoose } from "~/models/loose-images.server";
 import { getPendingImage, insertPendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
 import { inTransaction } from "~/db/connection.server";
@@ -8,8 +8,9 @@ import { BusyError } from "./concurrency.server";
 import { excerptOf } from "~/lib/content-text";
 import { sourcesFrom } from "~/lib/sources";
 import { ContentProcessingError, toStoredContent } from "./content.server";
+import { imageCostProblem } from "./image-cost.server";
 import { readImageHeader } from "./image-header.server";
-import { deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
+import { DecodeTimeoutError, deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
 import { logModeration } from "./moderation-log.server";
 import type { CurrentUser } from "./session.server";
 import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from "./throttle.server";
@@ -66,8 +67,8 @@ export function emptyValues(): PostValues {
 export async function acceptImage(userId: string, bytes: Uint8Array): Promise<PostResult<{ image: StoredImage }>> {
   const header = readImageHeader(bytes);
   if (!header) return refusal(400, MESSAGES.imageType, ["image"]);
-  const sizeProblem = imageSizeProblem(header);
-  if (sizeProblem) return refusal(400, sizeProblem, ["image"]);
+  const costProblem = imageCostProblem(header);
+  if (costProblem) return refusal(400, costProblem, ["image"]);
   // Counted once it reaches the decoder, whatever comes of it.
   const upload = uploadAttempts(userId);
   if (!reserve(upload)) return refusal(429, POST_MESSAGES.uploadQuota, ["image"]);
@@ -75,6 +76,7 @@ export async function acceptImage(userId: string, bytes: Uint8Array): Promise<Po
     return { ok: true, image: await storeImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) };
   } catch (error) {
     // Bytes that start like an image but do not decode are not an image either.
+    if (error instanceof DecodeTimeoutError) return refusal(400, POST_MESSAGES.imageTooCostly, ["image"]);
     if (error instanceof UndecodableImageError) return refusal(400, MESSAGES.imageType, ["image"]);
     if (error instanceof BusyError) {
       release(upload);

@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, imageSizeProblem, POST_MESSAGES } from "~/lib/rules";
 import { readImageHeader } from "~/services/image-header.server";
+import { makePng } from "../../scripts/lib/images";
 import { jpegHeader, jpegSegment, pngHeader } from "../support/image-bytes";
 
 const photo = () => sharp({ create: { width: 123, height: 45, channels: 3, background: "#8f8868" } });
@@ -9,17 +10,17 @@ const photo = () => sharp({ create: { width: 123, height: 45, channels: 3, backg
 describe("readImageHeader on images made by sharp", () => {
   it("reads a PNG", async () => {
     const png = await photo().png().toBuffer();
-    expect(readImageHeader(png)).toEqual({ type: "png", width: 123, height: 45, wholeImageBytes: 0 });
+    expect(readImageHeader(png)).toMatchObject({ type: "png", width: 123, height: 45, wholeImageBytes: 0 });
   });
 
   it("counts the pixels an interlaced PNG is decoded into", async () => {
     const png = await photo().png({ progressive: true }).toBuffer();
-    expect(readImageHeader(png)).toEqual({ type: "png", width: 123, height: 45, wholeImageBytes: 123 * 45 * 3 });
+    expect(readImageHeader(png)).toMatchObject({ type: "png", width: 123, height: 45, wholeImageBytes: 123 * 45 * 3 });
   });
 
   it("reads a baseline JPEG", async () => {
     const jpeg = await photo().jpeg().toBuffer();
-    expect(readImageHeader(jpeg)).toEqual({ type: "jpeg", width: 123, height: 45, wholeImageBytes: 0 });
+    expect(readImageHeader(jpeg)).toMatchObject({ type: "jpeg", width: 123, height: 45, wholeImageBytes: 0 });
   });
 
   it("reads a progressive JPEG and counts its coefficient buffer", async () => {
@@ -32,7 +33,45 @@ describe("readImageHeader on images made by sharp", () => {
     const jpeg = await photo().jpeg().withMetadata({ orientation: 6 }).withIccProfile("srgb").toBuffer();
     expect(jpeg.indexOf("Exif\0\0")).toBeGreaterThan(0);
     expect(jpeg.indexOf("ICC_PROFILE")).toBeGreaterThan(0);
-    expect(readImageHeader(jpeg)).toEqual({ type: "jpeg", width: 123, height: 45, wholeImageBytes: 0 });
+    expect(readImageHeader(jpeg)).toEqual({ type: "jpeg", width: 123, height: 45, bitDepth: 8, channels: 3, orientation: 6, wholeImageBytes: 0 });
+  });
+});
+
+describe("readImageHeader: what decoding will cost", () => {
+  it.each([
+    [0, 8, 1],
+    [0, 16, 1],
+    [2, 16, 3],
+    [3, 8, 4],
+    [4, 16, 2],
+    [6, 16, 4],
+  ])("a PNG of colour type %i, %i bits: %i samples a pixel as decoded", (colourType, bitDepth, channels) => {
+    expect(readImageHeader(pngHeader(10_000, 4_000, { colourType, bitDepth }))).toMatchObject({ bitDepth: bitDepth === 16 ? 16 : 8, channels, orientation: 1 });
+  });
+
+  it("counts an interlaced 16-bit RGBA PNG at 8 bytes a pixel", () => {
+    expect(readImageHeader(pngHeader(1_000, 600, { colourType: 6, bitDepth: 16, interlaced: true }))?.wholeImageBytes).toBe(1_000 * 600 * 8);
+  });
+
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])("reads EXIF orientation %i from a PNG's eXIf chunk before the image data, as libvips does", async (orientation) => {
+    const before = await makePng({ width: 30, height: 20, orientation });
+    expect(readImageHeader(before)?.orientation).toBe(orientation);
+    expect(await sharp(before).metadata()).toMatchObject({ orientation });
+    // After IDAT libvips ignores it, and so must the header (the decoder turns the image by what the header says).
+    const at = before.indexOf("eXIf") - 4;
+    const chunk = before.subarray(at, at + 12 + before.readUInt32BE(at));
+    const iend = before.length - 12;
+    const after = Buffer.concat([before.subarray(0, at), before.subarray(at + chunk.length, iend), chunk, before.subarray(iend)]);
+    expect(after.indexOf("eXIf")).toBeGreaterThan(after.indexOf("IDAT"));
+    expect(readImageHeader(after)?.orientation).toBe(1);
+    expect((await sharp(after).metadata()).orientation).toBeUndefined();
+  });
+
+  it("reads a little-endian EXIF orientation in a JPEG and ignores values out of range", () => {
+    const exif = (value: number) => Buffer.from([...Buffer.from("Exif\0\0II*\0", "latin1"), 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, value, 0, 0, 0, 0, 0, 0, 0]);
+    expect(readImageHeader(jpegHeader(100, 50, { before: [jpegSegment(0xe1, exif(7))] }))?.orientation).toBe(7);
+    expect(readImageHeader(jpegHeader(100, 50, { before: [jpegSegment(0xe1, exif(9))] }))?.orientation).toBe(1);
+    expect(readImageHeader(jpegHeader(100, 50, { before: [jpegSegment(0xe1, exif(0).subarray(0, 12))] }))?.orientation).toBe(1);
   });
 });
 
@@ -43,8 +82,8 @@ describe("readImageHeader on hand-made headers", () => {
     [7_000, 7_000],
     [65_535, 65_535],
   ])("reads the declared %i × %i of a PNG and of a JPEG", (width, height) => {
-    expect(readImageHeader(pngHeader(width, height))).toEqual({ type: "png", width, height, wholeImageBytes: 0 });
-    if (height <= 0xffff) expect(readImageHeader(jpegHeader(width, height))).toEqual({ type: "jpeg", width, height, wholeImageBytes: 0 });
+    expect(readImageHeader(pngHeader(width, height))).toMatchObject({ type: "png", width, height, wholeImageBytes: 0 });
+    if (height <= 0xffff) expect(readImageHeader(jpegHeader(width, height))).toMatchObject({ type: "jpeg", width, height, wholeImageBytes: 0 });
   });
 
   it("reads PNG sides as unsigned 32-bit numbers", () => {
@@ -61,7 +100,7 @@ describe("readImageHeader on hand-made headers", () => {
       jpegSegment(0xcc, [0, 0]), // DAC
       jpegSegment(0xfe, Buffer.from("comment")),
     ];
-    expect(readImageHeader(jpegHeader(640, 480, { before }))).toEqual({ type: "jpeg", width: 640, height: 480, wholeImageBytes: 0 });
+    expect(readImageHeader(jpegHeader(640, 480, { before }))).toMatchObject({ type: "jpeg", width: 640, height: 480, wholeImageBytes: 0 });
   });
 
   it.each([0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf].map((sof) => [sof.toString(16), sof]))("reads the sides from frame header 0x%s", (_, sof) => {
