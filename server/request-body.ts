@@ -1,7 +1,7 @@
 // Request bodies cost the server only what it chooses to read. A body
-// declaring more than the site ever reads is refused before any route runs;
-// one that grows past it anyway (chunked) or that stalls is cut; and the rest
-// of a body the answer did not need is never read: the connection closes.
+// declaring more than the site ever reads is refused before any route runs
+// and never read; one that grows past it anyway (no declared length) or that
+// stalls is cut.
 import { IncomingMessage, STATUS_CODES, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
@@ -37,12 +37,16 @@ export type BodyCut = { status: 408 | 413 };
 
 /**
  * Watch the body of a request from its start. Returns false when the request
- * was answered at once (413: it declares a body over MAX_BODY_BYTES).
- * Otherwise its answer closes the connection unless the body has arrived
- * whole by then, and `cut` is told when the body is cut off: it stalled
- * (408) or grew past the limit without declaring its length (413). A cut
- * request is answered, if nothing has been sent yet, and its connection
- * closed; whatever the app still writes for it goes nowhere.
+ * was answered at once: it declares a body over MAX_BODY_BYTES (413, and the
+ * connection closes, the body unread). Otherwise `cut` is told when the body
+ * is cut off: it stalled (408), or, sent without a declared length, grew past
+ * the limit (413). A cut request is answered, if nothing has been sent yet,
+ * and its connection closed; whatever the app still writes for it goes nowhere.
+ *
+ * An answer given before the body has arrived (a visitor's upload, an image
+ * over 2 MB) lets the rest of a declared body in and throws it away, at most
+ * MAX_BODY_BYTES and only as fast as the limit above allows, so the browser
+ * gets to show the answer; a body of unknown length closes the connection.
  */
 export function watchBody(req: MeteredRequest, res: ServerResponse, cut: (status: BodyCut["status"]) => void): boolean {
   if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
@@ -51,39 +55,48 @@ export function watchBody(req: MeteredRequest, res: ServerResponse, cut: (status
     res.end(message);
     return false;
   }
-  if (req.complete || !hasBody(req)) return true;
+  const chunked = req.headers["transfer-encoding"] !== undefined;
+  if (req.complete || !(chunked || Number(req.headers["content-length"] ?? 0) > 0)) return true;
 
-  // Until the body has arrived whole, the answer says the connection closes (Node then closes it once the answer is sent).
-  res.setHeader("Connection", "close");
-  let seen = req.bodyBytes;
+  // Until a body of unknown length has arrived whole, the answer says the connection closes (and Node closes it once the answer is out).
+  if (chunked) res.setHeader("Connection", "close");
+  const socket = req.socket;
+  // Progress is what the connection brings, whether the body is read or, after the answer, thrown away.
+  let seen = socket.bytesRead;
   const timer = setInterval(() => {
-    const arrived = req.bodyBytes - seen;
+    const arrived = socket.bytesRead - seen;
     const paused = req.serverPaused;
-    seen = req.bodyBytes;
+    seen = socket.bytesRead;
     req.serverPaused = req.readableLength >= req.readableHighWaterMark;
     if (!paused && arrived < MIN_BYTES_PER_WINDOW) stop(408);
   }, WINDOW_MS).unref();
-
-  function stop(status: BodyCut["status"]) {
+  const stopWatching = () => {
     clearInterval(timer);
     req.onBody = undefined;
-    if (res.headersSent || !res.socket) res.socket?.destroy();
-    else answerAndClose(res.socket, status, status === 408 ? BODY_MESSAGES.tooSlow : BODY_MESSAGES.tooLarge, res.getHeaders());
+    socket.off("close", stopWatching);
+  };
+  socket.once("close", stopWatching);
+
+  function stop(status: BodyCut["status"]) {
+    stopWatching();
+    if (res.headersSent) socket.destroy();
+    else answerAndClose(socket, status, status === 408 ? BODY_MESSAGES.tooSlow : BODY_MESSAGES.tooLarge, res.getHeaders());
     cut(status);
   }
   req.onBody = (ended) => {
     if (ended) {
-      clearInterval(timer);
+      stopWatching();
       // Back to what the client asked for (removing the header would also drop Node's own).
-      if (!res.headersSent && res.shouldKeepAlive) res.setHeader("Connection", "keep-alive");
+      if (chunked && !res.headersSent && res.shouldKeepAlive) res.setHeader("Connection", "keep-alive");
     } else if (req.bodyBytes > MAX_BODY_BYTES) stop(413);
   };
-  res.once("close", () => clearInterval(timer));
+  // The app stopped reading the body when it answered: the rest is thrown away as it comes.
+  res.once("finish", () => {
+    if (req.complete) return;
+    req.removeAllListeners("data");
+    req.resume();
+  });
   return true;
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 }
 
 /**
