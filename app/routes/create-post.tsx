@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  // A visitor's upload is not read at all (the server closes the connection after the redirect).
+  // A visitor's upload is not read: the server throws the rest of it away (server/request-body.ts).
   const user = await getCurrentUser(request);
   if (!user) throw redirect("/signinsignup?redirectTo=/create-post", 303);
   const result = await withUploadedForm(user.id, request, async ({ input, refusal: unread }): Promise<PostResult<{ id: string }>> =>
