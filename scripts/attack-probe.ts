@@ -5,8 +5,8 @@
 // redirects after sign-in, sign-in throttling under concurrency and bcrypt
 // bursts, locking an owner out of their account, a PNG decompression bomb, a
 // small PNG costly to decode, a sanitiser stall, floods of 404s,
-// forgot-password timing, and look-alike or invisible names, e-mails and
-// article bodies. It relies on nothing but HTTP behaviour, the
+// forgot-password timing, look-alike or invisible names, e-mails and article
+// bodies, and request bodies sent too slowly or too big. It relies on nothing but HTTP behaviour, the
 // server's memory (/proc) and its SQLite file, so "before" and "after"
 // checkouts are measured the same way. Prints one block per attack, then the
 // figures as one JSON line. Figures are noisy on a busy machine.
@@ -20,7 +20,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
-import { makePng, makePngBomb } from "./lib/images";
+import { registerUser } from "./lib/client";
+import { makePng, makePngBomb, padTo } from "./lib/images";
+import { rawRequest } from "./lib/raw-http";
 
 // --root DIR: whose server to probe (default: this checkout); --only a,b: run only these probes (names as in the summary).
 const { values: args } = parseArgs({ options: { root: { type: "string" }, only: { type: "string" } }, strict: false });
@@ -710,6 +712,68 @@ async function lookAlikeIdentities() {
   });
 }
 
+// ---------------------------------------------------------------- 8. slow and huge bodies
+
+/** Bytes the server process has read through system calls (sockets included), from /proc. */
+function bytesReadBy(pid: number): number {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"))?.[1] ?? Number.NaN);
+}
+
+async function slowUploads() {
+  heading("8a. Twelve uploads trickling 1 byte every 5 s (6 accounts × 2), then another author's 4 KB upload");
+  return withServers(async (start) => {
+    const server = await start({ TRUST_PROXY: "true" });
+    const attackers = await Promise.all(Array.from({ length: 6 }, () => registerUser(server.url)));
+    const { client: author } = await registerUser(server.url);
+    const boundary = "----probe";
+    const trickling = attackers.flatMap(({ client }) =>
+      [0, 1].map(() => {
+        const headers = { Cookie: client.cookieHeader(), "X-Forwarded-For": client.address, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": "100000" };
+        const request = rawRequest(server.url, "POST", "/create-post/image", headers, `--${boundary}\r\n`);
+        request.trickle(5_000);
+        return request;
+      }),
+    );
+    await sleep(1_000);
+    const form = new FormData();
+    form.append("image", new Blob([new Uint8Array(padTo(await sharp({ create: { width: 64, height: 48, channels: 3, background: "#c8a15a" } }).jpeg().toBuffer(), 4_000))], { type: "image/jpeg" }), "a.jpg");
+    const started = performance.now();
+    const response = await author.request("/create-post/image", { method: "POST", body: form, headers: { Origin: server.url }, signal: AbortSignal.timeout(150_000) }).catch(() => null);
+    const uploadMs = round(performance.now() - started);
+    console.log(`  the honest upload: ${response?.status ?? "no answer"} in ${uploadMs} ms`);
+    const answers = await Promise.all(trickling.map(async (request) => ({ status: (await request.answer).status, closedAfterMs: round(await request.closed) })));
+    console.log(`  the trickling uploads: ${JSON.stringify(tally(answers.map((a) => a.status)))}, cut after ${Math.min(...answers.map((a) => a.closedAfterMs))}–${Math.max(...answers.map((a) => a.closedAfterMs))} ms`);
+    return { uploadStatus: response?.status ?? null, uploadMs, trickling: tally(answers.map((a) => a.status)), cutAfterMs: Math.max(...answers.map((a) => a.closedAfterMs)) };
+  });
+}
+
+async function hugeBodies() {
+  heading("8b. Bodies declaring far more than any form sends, sent as fast as the connection takes them (8 s at most)");
+  return withServers(async (start) => {
+    const server = await start({ TRUST_PROXY: "true" });
+    const { client } = await registerUser(server.url);
+    const cases: { who: string; path: string; headers: Record<string, string> }[] = [
+      { who: "anonymous, 10 GB declared", path: "/create-post/image", headers: { "Content-Type": "multipart/form-data; boundary=x", "Content-Length": "10000000000", "X-Forwarded-For": nextAddress() } },
+      { who: "signed in, 100 MB declared", path: "/create-post", headers: { Cookie: client.cookieHeader(), "X-Forwarded-For": client.address, "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(100 * MB) } },
+    ];
+    const results = [];
+    for (const { who, path: target, headers } of cases) {
+      const before = bytesReadBy(server.pid);
+      const request = rawRequest(server.url, "POST", target, headers);
+      const timer = setTimeout(() => request.socket.destroy(), 8_000);
+      const sent = await request.flood(100 * 1024 * MB);
+      clearTimeout(timer);
+      const answer = await request.answer;
+      await sleep(200);
+      const read = bytesReadBy(server.pid) - before;
+      const result = { who, status: answer.status, connectionOpenMs: round(await request.closed), clientSentMb: +(sent / MB).toFixed(1), serverReadMb: +(read / MB).toFixed(1) };
+      console.log(`  ${who}: answered ${answer.status || "nothing"}; connection open ${result.connectionOpenMs} ms; ${result.clientSentMb} MB left the client, the server read ${result.serverReadMb} MB`);
+      results.push(result);
+    }
+    return results;
+  });
+}
+
 // ---------------------------------------------------------------- run them all
 
 console.log(`attack-probe: server of ${root}`);
@@ -726,6 +790,8 @@ for (const [name, probe] of [
   ["notFoundFlood", notFoundFlood],
   ["forgotTiming", forgotTiming],
   ["lookAlikeIdentities", lookAlikeIdentities],
+  ["slowUploads", slowUploads],
+  ["hugeBodies", hugeBodies],
 ] as const) {
   if (typeof args.only === "string" && !args.only.split(",").includes(name)) continue;
   try {

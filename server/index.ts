@@ -8,15 +8,18 @@ import { matchRoutes } from "@remix-run/react";
 import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
 import { readdirSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import path from "node:path";
 import { THUMBNAIL, VARIANT_FILE } from "~/lib/images";
+import { BODY_MESSAGES } from "~/lib/rules";
 import type { AppForServer } from "~/server-interface.server";
 import type {} from "~/load-context";
 import { isCrossSiteRequest } from "./csrf";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
+import { answerAndClose, MeteredRequest, watchBody } from "./request-body";
 import { IMAGE_HEADERS, newNonce, securityHeaders } from "./security";
 
 const dev = process.argv.includes("--dev");
@@ -118,19 +121,6 @@ app.use((req, res, next) => {
   // and behind a proxy Host names the proxy's upstream, not the site: it gets
   // the host of the origin that was accepted.
   if (req.headers.origin && req.method === "POST") req.headers["x-forwarded-host"] = new URL(req.headers.origin).host;
-  next();
-});
-
-// An upload refused part-way (e.g. an image over 2 MB) is answered before the
-// browser has sent it all: discard the rest, so the browser gets the answer
-// and the connection stays usable, without keeping the bytes anywhere.
-app.use((req, res, next) => {
-  res.on("finish", () => {
-    if (!req.complete && !req.destroyed) {
-      req.removeAllListeners("data");
-      req.resume();
-    }
-  });
   next();
 });
 
@@ -240,14 +230,32 @@ function asksForLegacyData(url: string): boolean {
   return query !== -1 && new URLSearchParams(url.slice(query + 1)).has("_data");
 }
 
-const server = createServer((req, res) => {
+/** The log line of the request each connection is working on, for the answers Node gives itself (clientError). */
+const requestOf = new WeakMap<Duplex, { log: (status: number) => void; res: ServerResponse }>();
+
+const server = createServer({ IncomingMessage: MeteredRequest }, (incoming: IncomingMessage, res: ServerResponse) => {
+  const req = incoming as MeteredRequest;
   // Log line, security headers and a fresh CSP nonce for every response.
   const started = performance.now();
   const info = { userId: null };
-  res.on("finish", () => logRequest({ method: req.method!, url: req.url!, status: res.statusCode, ms: performance.now() - started, userId: info.userId }));
+  let logged = false;
+  const log = (status: number) => {
+    if (logged) return;
+    logged = true;
+    // A body not read to its end (refused, cut, or not needed for the answer): how much of it was.
+    const bodyRead = req.complete ? undefined : req.bodyBytes;
+    logRequest({ method: req.method!, url: req.url!, status, ms: performance.now() - started, userId: info.userId, bodyRead });
+  };
+  const current = { log, res };
+  requestOf.set(req.socket, current);
+  res.on("finish", () => {
+    log(res.statusCode);
+    if (requestOf.get(req.socket) === current) requestOf.delete(req.socket);
+  });
   const nonce = newNonce();
   // The dev server's own scripts go without.
   if (!viteDevServer) for (const [name, value] of Object.entries(securityHeaders(nonce, { https: env.secureCookies }))) res.setHeader(name, value);
+  if (!watchBody(req, res, log)) return;
 
   // Only what the site answers to: no TRACE, no `*` or absolute-form targets, no malformed Host.
   if (!METHODS.has(req.method!)) {
@@ -277,8 +285,22 @@ const server = createServer((req, res) => {
 });
 
 // A request must arrive whole within two minutes (a 2 MB upload on a slow
-// phone takes about one): a client trickling bytes cannot hold an upload slot longer.
+// phone takes about one); a body that stalls is cut sooner (watchBody).
 server.requestTimeout = 120_000;
+
+// What Node answers itself (a request out of time, malformed or oversized
+// headers) is logged like any answer; a client that went away is not.
+server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+  const current = requestOf.get(socket);
+  if (error.code === "ECONNRESET" || !socket.writable || current?.res.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+  if (current) current.log(status);
+  else logRequest({ method: "-", url: "-", status, ms: 0, userId: null });
+  answerAndClose(socket, status, status === 408 ? BODY_MESSAGES.tooSlow : "Bad request");
+});
 
 server.listen(env.port, env.host, () => {
   const address = server.address();

@@ -50,6 +50,21 @@ export function parseListLimit(raw: string | null): number {
 /** A burst of expensive work (password checks, images) is over what the server queues: try again in a moment (503). */
 export const BUSY_MESSAGE = "Server je práve preťažený. Skúste to, prosím, o chvíľu znova.";
 
+/**
+ * The largest request body the site reads: the create form with an image
+ * just under 2 MB and its other fields (nginx's `client_max_body_size 3m`
+ * in deploy/ says the same). A body declaring more is refused before any
+ * route runs (server/request-body.ts).
+ */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+/** What the server answers about a body it stopped reading. */
+export const BODY_MESSAGES = {
+  tooLarge: "Požiadavka je príliš veľká: obrázok môže mať najviac 2 MB. Vráťte sa, prosím, späť a vyberte menší.",
+  tooSlow: "Požiadavka prichádzala príliš pomaly a bola prerušená. Skúste to, prosím, znova.",
+  unreadable: "Formulár sa nepodarilo prečítať. Skúste ho, prosím, odoslať znova.",
+} as const;
+
 export const DISPLAY_NAME_MAX_LENGTH = 50;
 export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_MIN_LENGTH = 8;
@@ -137,6 +152,7 @@ export const POST_MESSAGES = {
   contentTooLong: `Text článku môže mať najviac ${CONTENT_MAX_LENGTH.toLocaleString("sk-SK")} znakov.`,
   unknownTag: "Vyberte tagy zo zoznamu.",
   tooLarge: "Požiadavka je príliš veľká.",
+  pendingImageGone: "Obrázok, ktorý ste nahrali, už na serveri nie je (nepoužité obrázky mažeme po 24 hodinách). Vyberte ho, prosím, znova.",
   emptyEdit: "Nadpis ani text nemôžu byť prázdne.",
   forbidden: "Tento článok môže upravovať alebo odstrániť iba jeho autor alebo administrátor.",
   contentTooManyTags: `Text článku má príliš veľa HTML značiek (najviac ${CONTENT_MAX_TAGS.toLocaleString("sk-SK")}).`,

@@ -138,11 +138,12 @@ export function insertPost(post: NewPost): string {
   return id;
 }
 
-/** Insert a post that uses a pending image, and forget that image's pending row, in one transaction. */
-export function insertPostFromPending(post: NewPost): string {
+/** Insert a post that uses a pending image, and forget that image's pending row, in one transaction; undefined when the row is gone. */
+export function insertPostFromPending(post: NewPost): string | undefined {
   return db.transaction(() => {
     const removed = db.delete(pendingImages).where(eq(pendingImages.key, post.image.key)).run().changes;
-    if (removed !== 1) throw new Error("pending image is gone");
+    // The hourly clean-up took it (and is deleting its files) since the form was read.
+    if (removed !== 1) return undefined;
     return insertPost(post);
   });
 }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { BUSY_MESSAGE, MESSAGES } from "~/lib/rules";
-import { BusyError, retryAfter } from "~/services/concurrency.server";
-import { readPostForm, withUploadSlot } from "~/services/post-upload.server";
+import { MESSAGES } from "~/lib/rules";
+import { retryAfter } from "~/services/concurrency.server";
+import { withUploadedForm } from "~/services/post-upload.server";
 import { acceptImage, keepPending } from "~/services/posts.server";
 import { getCurrentUser } from "~/services/session.server";
 
@@ -13,17 +13,11 @@ import { getCurrentUser } from "~/services/session.server";
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getCurrentUser(request);
   if (!user) return Response.json({ error: "Prihláste sa, prosím." }, { status: 401 });
-  try {
-    return await withUploadSlot(user.id, async () => {
-      const { input, refusal } = await readPostForm(request);
-      if (refusal) return Response.json({ error: refusal.error }, { status: refusal.status });
-      if (!input.image) return Response.json({ error: MESSAGES.createFieldsMissing }, { status: 400 });
-      const accepted = await acceptImage(user.id, input.image);
-      if (!accepted.ok) return Response.json({ error: accepted.error }, { status: accepted.status, headers: retryAfter(accepted.status) });
-      return Response.json({ key: keepPending(accepted.image, user.id) });
-    });
-  } catch (error) {
-    if (!(error instanceof BusyError)) throw error;
-    return Response.json({ error: BUSY_MESSAGE }, { status: 503, headers: retryAfter(503) });
-  }
+  return withUploadedForm(user.id, request, async ({ input, refusal }) => {
+    if (refusal) return Response.json({ error: refusal.error }, { status: refusal.status, headers: retryAfter(refusal.status) });
+    if (!input.image) return Response.json({ error: MESSAGES.createFieldsMissing }, { status: 400 });
+    const accepted = await acceptImage(user.id, input.image);
+    if (!accepted.ok) return Response.json({ error: accepted.error }, { status: accepted.status, headers: retryAfter(accepted.status) });
+    return Response.json({ key: keepPending(accepted.image, user.id) });
+  });
 }

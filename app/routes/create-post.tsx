@@ -9,11 +9,11 @@ import { SourcesField } from "~/components/SourcesField";
 import { TagPicker } from "~/components/TagPicker";
 import { useFormCheck } from "~/components/useFormCheck";
 import { NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
-import { BUSY_MESSAGE, CONTENT_MAX_LENGTH, MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
+import { CONTENT_MAX_LENGTH, MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
-import { BusyError, retryAfter } from "~/services/concurrency.server";
-import { readPostForm, withUploadSlot } from "~/services/post-upload.server";
-import { emptyValues, keptValues, publishPost, refusal, type PostResult } from "~/services/posts.server";
+import { retryAfter } from "~/services/concurrency.server";
+import { withUploadedForm } from "~/services/post-upload.server";
+import { keptValues, publishPost, refusal, type PostResult } from "~/services/posts.server";
 import { getCurrentUser, requireUser } from "~/services/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -22,17 +22,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  // A visitor's upload is not read at all.
+  // A visitor's upload is not read: the server throws the rest of it away (server/request-body.ts).
   const user = await getCurrentUser(request);
   if (!user) throw redirect("/signinsignup?redirectTo=/create-post", 303);
-  const result = await withUploadSlot(user.id, async (): Promise<PostResult<{ id: string }>> => {
-    const { input, refusal: unread } = await readPostForm(request);
-    return unread ? refusal(unread.status, unread.error, ["image"], keptValues(user.id, input)) : publishPost(user.id, input);
-  }).catch((error: unknown) => {
-    // Too many uploads at once: the form was not read, so nothing of it can be shown again.
-    if (!(error instanceof BusyError)) throw error;
-    return refusal(503, BUSY_MESSAGE, [], emptyValues());
-  });
+  const result = await withUploadedForm(user.id, request, async ({ input, refusal: unread }): Promise<PostResult<{ id: string }>> =>
+    unread ? refusal(unread.status, unread.error, unread.invalid, keptValues(user.id, input)) : publishPost(user.id, input),
+  );
   if (result.ok) return redirect(`/posts/${result.id}`, 303);
   return data(result, { status: result.status, headers: retryAfter(result.status) });
 }

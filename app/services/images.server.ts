@@ -13,8 +13,8 @@ import { imageStore } from "./image-store.server";
 /**
  * One image at a time for the whole process: decoding takes tens of MB and a
  * core, however many arrive at once. A waiting upload holds only its input
- * (under 2 MB), and the uploads in memory are bounded already (withUploadSlot
- * in publishing.server.ts), so the queue has room for all of them; beyond it, BusyError.
+ * (under 2 MB), and the uploads in memory are bounded already (the upload memory
+ * of post-upload.server.ts), so the queue has room for all of them; beyond it, BusyError.
  */
 const imageJobs = createLimiter("image", { running: 1, waiting: 16 });
 

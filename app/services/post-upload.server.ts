@@ -1,74 +1,122 @@
-import { MaxFileSizeExceededError, MultipartParseError, isMultipartRequest, parseMultipartRequest } from "@remix-run/multipart-parser";
-import { IMAGE_MAX_BYTES, MESSAGES, POST_MESSAGES, typedText } from "~/lib/rules";
-import { BusyError, createLimiter } from "./concurrency.server";
-import type { PostFormInput } from "./posts.server";
-
-/** Bodies larger than this are not read at all (the connection is closed after the answer). */
-const MAX_READ_BYTES = 32 * 1024 * 1024;
-
-function emptyInput(): PostFormInput {
-  return { title: "", content: "", sources: "", tags: [], image: null, pendingImage: "" };
-}
+import {
+  MaxFileSizeExceededError,
+  MaxHeaderSizeExceededError,
+  MaxPartsExceededError,
+  MaxTotalSizeExceededError,
+  MultipartParseError,
+  MultipartParser,
+  getMultipartBoundary,
+  isMultipartRequest,
+  type MultipartPart,
+} from "@remix-run/multipart-parser";
+import { BODY_MESSAGES, BUSY_MESSAGE, IMAGE_MAX_BYTES, MESSAGES, POST_MESSAGES, typedText } from "~/lib/rules";
+import type { PostField, PostFormInput } from "./posts.server";
 
 /**
- * Read the multipart form while it streams in. The image may be at most
- * IMAGE_MAX_BYTES - 1 bytes ("under 2 MB"); reading stops as soon as it is
- * bigger, so a huge upload is never held in memory or written to disk.
+ * Memory the upload bodies of one account, and of everyone together, may
+ * hold (about two whole uploads, and about twelve). A body holds what has
+ * arrived of it, from its first byte until its request is answered (the
+ * image waits in memory for the decoder). A body that arrives slowly holds
+ * little, so slow uploads never keep anyone else waiting; the server cuts
+ * one that stalls (server/request-body.ts).
  */
-export async function readPostForm(request: Request): Promise<{ input: PostFormInput; refusal?: { status: number; error: string } }> {
-  const input = emptyInput();
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_READ_BYTES) {
-    return { input, refusal: { status: 413, error: MESSAGES.imageSize } };
+const ACCOUNT_UPLOAD_BYTES = 5 * 1024 * 1024;
+const ALL_UPLOAD_BYTES = 32 * 1024 * 1024;
+
+const heldByAccount = new Map<string, number>();
+let heldByAll = 0;
+
+/** What one upload holds of those budgets. */
+class UploadMemory {
+  private held = 0;
+
+  constructor(private readonly userId: string) {}
+
+  /** Hold `bytes` more; false when the account, or all uploads together, already hold as much as they may. */
+  take(bytes: number): boolean {
+    const account = heldByAccount.get(this.userId) ?? 0;
+    if (account + bytes > ACCOUNT_UPLOAD_BYTES || heldByAll + bytes > ALL_UPLOAD_BYTES) return false;
+    heldByAccount.set(this.userId, account + bytes);
+    heldByAll += bytes;
+    this.held += bytes;
+    return true;
   }
-  if (!isMultipartRequest(request)) return { input, refusal: { status: 400, error: MESSAGES.createFieldsMissing } };
+
+  release(): void {
+    const left = heldByAccount.get(this.userId)! - this.held;
+    if (left > 0) heldByAccount.set(this.userId, left);
+    else heldByAccount.delete(this.userId);
+    heldByAll -= this.held;
+    this.held = 0;
+  }
+}
+
+/** The create form as read: every field, or those that arrived before reading stopped, and why it stopped. */
+export type PostFormRead = { input: PostFormInput; refusal?: { status: number; error: string; invalid: PostField[] } };
+
+const PARSER_LIMITS = {
+  maxFileSize: IMAGE_MAX_BYTES - 1,
+  maxHeaderSize: 8 * 1024,
+  maxParts: 64,
+  maxTotalSize: IMAGE_MAX_BYTES + 512 * 1024,
+};
+
+/**
+ * Read an upload's multipart form as it streams in and hand it to `handle`,
+ * holding its bytes in the account's and everyone's upload memory until
+ * `handle` is done. The image may be at most IMAGE_MAX_BYTES - 1 bytes
+ * ("under 2 MB"). Reading stops at the first broken rule; the fields read
+ * by then (the image comes last in the form) go back to the author. The
+ * rest of such a body is never read: the server closes the connection
+ * after the answer.
+ */
+export async function withUploadedForm<T>(userId: string, request: Request, handle: (form: PostFormRead) => Promise<T>): Promise<T> {
+  const memory = new UploadMemory(userId);
   try {
-    const parts = parseMultipartRequest(request, {
-      maxFileSize: IMAGE_MAX_BYTES - 1,
-      maxHeaderSize: 8 * 1024,
-      maxParts: 64,
-      maxTotalSize: IMAGE_MAX_BYTES + 512 * 1024,
-    });
-    for await (const part of parts) {
-      if (part.name === "title") input.title = part.text;
-      else if (part.name === "content") input.content = typedText(part.text);
-      else if (part.name === "sources") input.sources = typedText(part.text);
-      else if (part.name === "tags") input.tags.push(part.text);
-      else if (part.name === "pendingImage") input.pendingImage = part.text;
-      else if (part.name === "image" && part.size > 0) input.image = part.bytes;
+    return await handle(await readPostForm(request, memory));
+  } finally {
+    memory.release();
+  }
+}
+
+async function readPostForm(request: Request, memory: UploadMemory): Promise<PostFormRead> {
+  const input: PostFormInput = { title: "", content: "", sources: "", tags: [], image: null, pendingImage: "" };
+  const refuse = (status: number, error: string, invalid: PostField[] = []) => ({ input, refusal: { status, error, invalid } });
+  const boundary = getMultipartBoundary(request.headers.get("content-type") ?? "");
+  if (!isMultipartRequest(request) || !boundary || !request.body) return refuse(400, BODY_MESSAGES.unreadable);
+
+  const parser = new MultipartParser(boundary, PARSER_LIMITS);
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!memory.take(value.byteLength)) return refuse(503, BUSY_MESSAGE);
+      for (const part of parser.write(value)) keepField(input, part);
     }
+    parser.finish();
   } catch (error) {
-    if (error instanceof MaxFileSizeExceededError) return { input, refusal: { status: 413, error: MESSAGES.imageSize } };
-    if (error instanceof MultipartParseError) return { input, refusal: { status: 413, error: POST_MESSAGES.tooLarge } };
-    // A body cut off half-way: nothing usable arrived.
-    if (error instanceof TypeError || (error as Error)?.name === "AbortError") {
-      return { input, refusal: { status: 400, error: MESSAGES.createFieldsMissing } };
+    if (error instanceof MaxFileSizeExceededError) return refuse(413, MESSAGES.imageSize, ["image"]);
+    // Over the parts' total size, their number or a part's header size: nothing a browser sends.
+    if (error instanceof MaxTotalSizeExceededError || error instanceof MaxPartsExceededError || error instanceof MaxHeaderSizeExceededError) {
+      return refuse(413, POST_MESSAGES.tooLarge);
+    }
+    // Not multipart at all, cut off half-way, or a text field that is not UTF-8 (TypeError from its decoder).
+    if (error instanceof MultipartParseError || error instanceof TypeError || (error as Error)?.name === "AbortError") {
+      return refuse(400, BODY_MESSAGES.unreadable);
     }
     throw error;
+  } finally {
+    reader.releaseLock();
   }
   return { input };
 }
 
-const uploadBodies = createLimiter("upload", { running: 12, waiting: 64 });
-const uploadsOfAccount = new Map<string, number>();
-const UPLOADS_AT_ONCE_PER_ACCOUNT = 2;
-
-/**
- * Read and handle an upload (a body of up to 2 MB, held until its image is
- * stored) while only a few are in memory at once, at most two per account;
- * the rest wait unread (holding no memory, though the server's two-minute
- * limit on a request keeps running). Throws BusyError when too many wait
- * (answer 503).
- */
-export async function withUploadSlot<T>(userId: string, job: () => Promise<T>): Promise<T> {
-  const mine = uploadsOfAccount.get(userId) ?? 0;
-  if (mine >= UPLOADS_AT_ONCE_PER_ACCOUNT) throw new BusyError("uploads of one account");
-  uploadsOfAccount.set(userId, mine + 1);
-  try {
-    return await uploadBodies.run(job);
-  } finally {
-    const left = uploadsOfAccount.get(userId)! - 1;
-    if (left > 0) uploadsOfAccount.set(userId, left);
-    else uploadsOfAccount.delete(userId);
-  }
+function keepField(input: PostFormInput, part: MultipartPart): void {
+  if (part.name === "title") input.title = part.text;
+  else if (part.name === "content") input.content = typedText(part.text);
+  else if (part.name === "sources") input.sources = typedText(part.text);
+  else if (part.name === "tags") input.tags.push(part.text);
+  else if (part.name === "pendingImage") input.pendingImage = part.text;
+  else if (part.name === "image" && part.size > 0) input.image = part.bytes;
 }
-

@@ -51,11 +51,6 @@ export type PostFormInput = {
   pendingImage: string;
 };
 
-/** What a form shows again when none of it was read. */
-export function emptyValues(): PostValues {
-  return { title: "", content: "", sources: "", tags: [], pendingImage: "" };
-}
-
 // ---------------------------------------------------------------- images
 
 /**
@@ -133,7 +128,9 @@ export async function publishPost(userId: string, input: PostFormInput): Promise
 
   const pending = !input.image && input.pendingImage ? getPendingImage(input.pendingImage, userId) : undefined;
   if (pending) values.pendingImage = pending.key;
-  const checked = checkNewPost(input, input.image ? "new" : pending ? "pending" : null);
+  // An image sent ahead that is no longer there (cleaned up after a day): the other fields are checked first, then this is said.
+  const pendingGone = !input.image && input.pendingImage !== "" && !pending;
+  const checked = checkNewPost(input, input.image ? "new" : pending || pendingGone ? "pending" : null);
   if ("error" in checked) {
     // The form goes back to the author: keep a good image so it need not be sent again.
     if (input.image) {
@@ -143,12 +140,13 @@ export async function publishPost(userId: string, input: PostFormInput): Promise
     }
     return refuse(400, checked.error, checked.invalid);
   }
+  if (pendingGone) return refuse(400, POST_MESSAGES.pendingImageGone, ["image"]);
 
   const quota = newPostAttempts(userId);
   if (!reserve(quota)) return refuse(429, POST_MESSAGES.postQuota);
   let published: PostResult<{ id: string }> | undefined;
   try {
-    published = await publishChecked(userId, { ...input, title: checked.title }, pending, refuse);
+    published = await publishChecked(userId, { ...input, title: checked.title }, pending, values);
     return published;
   } finally {
     // Only a published article counts.
@@ -161,8 +159,9 @@ async function publishChecked(
   userId: string,
   input: PostFormInput,
   pending: PendingImage | undefined,
-  refuse: (status: number, error: string, invalid?: PostField[]) => PostRefusal,
+  values: PostValues,
 ): Promise<PostResult<{ id: string }>> {
+  const refuse = (status: number, error: string, invalid: PostField[] = []) => refusal(status, error, invalid, values);
   const content = await storedContent(input.content, "a new article");
   if (!content.ok) return refuse(content.status, content.error, content.invalid);
   let image: StoredImage;
@@ -176,7 +175,11 @@ async function publishChecked(
   const sources = sourcesFrom(input.sources);
   const post = { title: input.title, content: content.html, sources, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
   try {
-    return { ok: true, id: pending ? insertPostFromPending(post) : insertPost(post) };
+    if (!pending) return { ok: true, id: insertPost(post) };
+    const id = insertPostFromPending(post);
+    // The clean-up of day-old pending images took this one while the text was being sanitised.
+    if (!id) return refusal(400, POST_MESSAGES.pendingImageGone, ["image"], { ...values, pendingImage: "" });
+    return { ok: true, id };
   } catch (error) {
     console.error("Could not create a post", error);
     if (!pending) await deleteImage(image.key);
