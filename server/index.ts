@@ -233,7 +233,8 @@ function asksForLegacyData(url: string): boolean {
 /** The log line of the request each connection is working on, for the answers Node gives itself (clientError). */
 const requestOf = new WeakMap<Duplex, { log: (status: number) => void; res: ServerResponse }>();
 
-const server = createServer({ IncomingMessage: MeteredRequest }, (incoming: IncomingMessage, res: ServerResponse) => {
+// Timeouts are checked every 5 s (Node: every 30 s), so headersTimeout below means about 15 s, not 45.
+const server = createServer({ IncomingMessage: MeteredRequest, connectionsCheckingInterval: 5_000 }, (incoming: IncomingMessage, res: ServerResponse) => {
   const req = incoming as MeteredRequest;
   // Log line, security headers and a fresh CSP nonce for every response.
   const started = performance.now();
@@ -287,6 +288,14 @@ const server = createServer({ IncomingMessage: MeteredRequest }, (incoming: Inco
 // A request must arrive whole within two minutes (a 2 MB upload on a slow
 // phone takes about one); a body that stalls is cut sooner (watchBody).
 server.requestTimeout = 120_000;
+// Headers come in one packet from any real client: one that sends them a
+// line at a time (slowloris) is cut after 15 s instead of Node's 60.
+server.headersTimeout = 15_000;
+// Each open connection costs a file descriptor and a few KB: past this
+// many, new ones are closed at once instead of running the process out of
+// descriptors (which would fail its own file and database opens). A proxy
+// in front (deploy/nginx, compose's Caddy) keeps such floods off the site.
+server.maxConnections = 4_000;
 
 // What Node answers itself (a request out of time, malformed or oversized
 // headers) is logged like any answer; a client that went away is not.

@@ -9,7 +9,7 @@ import path from "node:path";
 import * as schema from "~/db/schema.server";
 import { env, EnvError } from "~/config/env.server";
 import { projectPath } from "~/config/paths.server";
-import { nameSkeleton } from "~/lib/name-skeleton.server";
+import { nameSkeletons } from "~/lib/name-skeleton.server";
 import { foldForSearch } from "~/lib/search";
 
 const MIGRATIONS = projectPath("drizzle");
@@ -30,8 +30,9 @@ function openDatabase(file: string) {
   if (env.litestreamReplicating) sqlite.pragma("wal_autocheckpoint = 0");
   // Diacritics-insensitive search: the users' search_text (the admin's list of accounts) is made with it.
   sqlite.function("fold", { deterministic: true }, (text) => (typeof text === "string" ? foldForSearch(text) : text));
-  // What a name looks like: the name_skeletons migration fills users.name_skeleton with it for older accounts.
-  sqlite.function("name_skeleton", { deterministic: true }, (text) => (typeof text === "string" ? nameSkeleton(text) : text));
+  // What a name looks like: migrations 0011 and 0013 fill users.name_skeleton(_cased) with these for older accounts.
+  sqlite.function("name_skeleton", { deterministic: true }, (text) => (typeof text === "string" ? nameSkeletons(text).folded : text));
+  sqlite.function("name_skeleton_cased", { deterministic: true }, (text) => (typeof text === "string" ? nameSkeletons(text).cased : text));
   const db = drizzle(sqlite, { schema });
   if (env.readOnly) refuseOlderSchema(sqlite, file);
   else migrate(db, { migrationsFolder: MIGRATIONS });

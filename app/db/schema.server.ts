@@ -19,11 +19,13 @@ export const users = sqliteTable(
     searchText: text("search_text").notNull().default(""),
     /** When the account last used a session (updated every few minutes at most, see session.server.ts). */
     lastSeenAt: integer("last_seen_at"),
-    /** What the name looks like (~/lib/name-skeleton.server), kept by the users model: no two accounts may look alike. */
+    /** What the name looks like, case folded first and confusables second (~/lib/name-skeleton.server), kept by the users model: no two accounts may look alike. */
     nameSkeleton: text("name_skeleton").notNull().default(""),
+    /** The same, confusables first (capitals alike across scripts meet). */
+    nameSkeletonCased: text("name_skeleton_cased").notNull().default(""),
   },
-  // Whether a name is taken is one index lookup.
-  (t) => [index("users_name_skeleton_idx").on(t.nameSkeleton)],
+  // Whether a name is taken is a lookup in each index.
+  (t) => [index("users_name_skeleton_idx").on(t.nameSkeleton), index("users_name_skeleton_cased_idx").on(t.nameSkeletonCased)],
 );
 
 export const posts = sqliteTable(

@@ -17,7 +17,7 @@ import {
 import { MODERATION_MESSAGES, REPORT_NOTE_MAX_LENGTH, REPORT_REASONS, type ReportReason } from "./moderation";
 import { sourcesProblem } from "./sources";
 import { isTag } from "./tags";
-import { hasSeenCharacter, hasUnclosedBidi, hasUnseenCharacters } from "./text-controls";
+import { hasSeenCharacter, hasStackedMarks, hasUnclosedBidi, hasUnseenCharacters } from "./text-controls";
 
 /**
  * One zod schema per form, read with `checkForm` by the server and by the
@@ -120,6 +120,7 @@ const displayName = identity(ACCOUNT_MESSAGES.fillAll).check(
   rule((n: string) => n.length <= DISPLAY_NAME_MAX_LENGTH, ACCOUNT_MESSAGES.displayName),
   rule(hasSeenCharacter, ACCOUNT_MESSAGES.displayNameInvisible),
   rule((n: string) => !hasUnseenCharacters(n), ACCOUNT_MESSAGES.displayNameControls),
+  rule((n: string) => !hasStackedMarks(n), ACCOUNT_MESSAGES.displayNameMarks),
 );
 
 export const registerSchema = z

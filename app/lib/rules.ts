@@ -75,6 +75,7 @@ export const ACCOUNT_MESSAGES = {
   fillAll: "Vyplňte, prosím, všetky polia.",
   displayName: `Zobrazované meno môže mať najviac ${DISPLAY_NAME_MAX_LENGTH} znakov.`,
   displayNameControls: "Zobrazované meno nesmie obsahovať riadiace ani neviditeľné znaky.",
+  displayNameMarks: "Zobrazované meno nesmie obsahovať diakritické znamienka navyše (nad písmenom, ktoré už jedno má, alebo cez písmeno).",
   displayNameInvisible: "Zobrazované meno musí obsahovať aspoň jedno viditeľné písmeno, číslicu alebo znak.",
   displayNameTaken: "Toto meno, alebo meno, ktoré sa naň na nerozoznanie podobá, už má iný účet. Zvoľte si, prosím, iné.",
   emailTaken: "Tento e-mail je už zaregistrovaný. Prihláste sa alebo si obnovte heslo.",

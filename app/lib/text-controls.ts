@@ -70,3 +70,15 @@ const SEEN = /(?![\p{Default_Ignorable_Code_Point}\u2800])[\p{L}\p{N}\p{P}\p{S}]
 export function hasSeenCharacter(text: string): boolean {
   return SEEN.test(text);
 }
+
+/**
+ * A Latin, Greek or Cyrillic letter with a combining mark that NFC could not
+ * join to it ("č" + U+0300, an overlay U+0334): every letter these scripts
+ * write has a precomposed form, so a leftover mark only makes a name look
+ * like another while its skeleton differs. (Call on NFC text.)
+ */
+const STACKED_MARK = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]\p{Mn}/u;
+
+export function hasStackedMarks(text: string): boolean {
+  return STACKED_MARK.test(text);
+}

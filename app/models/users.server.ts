@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import { nameSkeleton } from "~/lib/name-skeleton.server";
+import { nameSkeletons } from "~/lib/name-skeleton.server";
 import { containsPattern, foldForSearch } from "~/lib/search";
 import { countRows, db } from "~/db/connection.server";
 import { users } from "~/db/schema.server";
@@ -10,6 +10,12 @@ export type User = typeof users.$inferSelect;
 /** An e-mail as stored and compared: NFC, trimmed, lower case. */
 export function normaliseEmail(email: string): string {
   return email.normalize("NFC").trim().toLowerCase();
+}
+
+/** The columns that say what a display name looks like. */
+function skeletonColumns(displayName: string) {
+  const { folded, cased } = nameSkeletons(displayName);
+  return { nameSkeleton: folded, nameSkeletonCased: cased };
 }
 
 /** What the admin's search looks in (migration 0005 fills it for older accounts the same way). */
@@ -37,7 +43,7 @@ export function createUser(input: { displayName: string; email: string; password
       .values({
         id: newUserId(),
         displayName: input.displayName,
-        nameSkeleton: nameSkeleton(input.displayName),
+        ...skeletonColumns(input.displayName),
         email: normaliseEmail(input.email),
         searchText: searchTextOf(input.displayName, normaliseEmail(input.email)),
         passwordHash: input.passwordHash,
@@ -60,7 +66,7 @@ export function setPasswordHash(userId: string, passwordHash: string): void {
 
 export function setDisplayName(userId: string, displayName: string): void {
   db.update(users)
-    .set({ displayName, nameSkeleton: nameSkeleton(displayName), searchText: sql`fold(${displayName} || ' ' || ${users.email})` })
+    .set({ displayName, ...skeletonColumns(displayName), searchText: sql`fold(${displayName} || ' ' || ${users.email})` })
     .where(eq(users.id, userId))
     .run();
 }
@@ -71,7 +77,8 @@ export function setDisplayName(userId: string, displayName: string): void {
  * `exceptUserId`'s own. One index lookup.
  */
 export function isNameTaken(displayName: string, exceptUserId?: string): boolean {
-  const sameLook = eq(users.nameSkeleton, nameSkeleton(displayName));
+  const { folded, cased } = nameSkeletons(displayName);
+  const sameLook = or(eq(users.nameSkeleton, folded), eq(users.nameSkeletonCased, cased));
   const other = exceptUserId ? and(sameLook, ne(users.id, exceptUserId)) : sameLook;
   return db.select({ id: users.id }).from(users).where(other).limit(1).get() !== undefined;
 }
@@ -128,8 +135,8 @@ const accountColumns = {
   // One index range per account (posts_author_created_at_idx).
   // Spelled out: inside a subquery Drizzle would leave the columns unqualified.
   articles: sql<number>`(SELECT count(*) FROM posts WHERE posts.author_id = users.id)`,
-  // One range of users_name_skeleton_idx per account.
-  lookalikes: sql<number>`(SELECT count(*) FROM users AS other WHERE other.name_skeleton = users.name_skeleton AND other.id <> users.id)`,
+  // One range of each skeleton's index per account.
+  lookalikes: sql<number>`(SELECT count(*) FROM users AS other WHERE (other.name_skeleton = users.name_skeleton OR other.name_skeleton_cased = users.name_skeleton_cased) AND other.id <> users.id)`,
 };
 
 /** Accounts whose name or e-mail contains `query` (diacritics and case ignored). */

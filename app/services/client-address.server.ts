@@ -5,10 +5,12 @@ import { isIPv4, isIPv6 } from "node:net";
  * holds a whole /64 (2^64 addresses) and could speak from a new one each
  * time, so it is counted by its /64. An IPv4 address written as IPv6
  * (`::ffff:a.b.c.d`, as a dual-stack socket reports IPv4 clients) is that
- * IPv4 address. Anything else (no address, a proxy's odd header) is counted
- * as it is.
+ * IPv4 address. Some proxies add the client's port (`a.b.c.d:port`,
+ * `[v6]:port`) or brackets: those are dropped, or each port would be a new
+ * client. Anything else (no address, a proxy's odd header) is counted as it is.
  */
-export function addressKey(address: string): string {
+export function addressKey(forwarded: string): string {
+  const address = withoutPort(forwarded.trim());
   if (isIPv4(address)) return address;
   const groups = ipv6Groups(address);
   if (!groups) return address;
@@ -19,6 +21,14 @@ export function addressKey(address: string): string {
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(":")}::/64`;
+}
+
+/** `a.b.c.d:port` → `a.b.c.d`; `[v6]:port` and `[v6]` → `v6`. */
+function withoutPort(address: string): string {
+  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(address);
+  if (bracketed) return bracketed[1];
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d*$/.exec(address);
+  return v4WithPort ? v4WithPort[1] : address;
 }
 
 /** The eight 16-bit groups of an IPv6 address (its zone dropped), or null when it is none. */

@@ -39,27 +39,38 @@ function readPng(bytes: Uint8Array): ImageHeader | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(8) !== 13 || String.fromCharCode(...bytes.subarray(12, 16)) !== "IHDR") return null;
   const [width, height] = [view.getUint32(16), view.getUint32(20)];
-  const [channels, interlaced] = [PNG_CHANNELS[bytes[25]], bytes[28] !== 0];
-  if (channels === undefined) return null;
+  const [colourChannels, interlaced] = [PNG_CHANNELS[bytes[25]], bytes[28] !== 0];
+  if (colourChannels === undefined) return null;
+  const { orientation, transparency } = readPngChunks(bytes, view);
+  // A tRNS chunk gives grey and RGB an alpha channel when decoded (a palette is counted with one already).
+  const channels = transparency && (bytes[25] === 0 || bytes[25] === 2) ? colourChannels + 1 : colourChannels;
   const bitDepth = bytes[24] === 16 ? 16 : 8;
   const wholeImageBytes = interlaced ? width * height * channels * (bitDepth / 8) : 0;
-  return { type: "png", width, height, bitDepth, channels, orientation: pngOrientation(bytes, view), wholeImageBytes };
+  return { type: "png", width, height, bitDepth, channels, orientation, wholeImageBytes };
 }
 
 /**
- * The orientation in an eXIf chunk before the image data (where libvips
- * reads it; one after IDAT it ignores, and so do we): chunk by chunk, each
- * step forward by the chunk's length, so the walk is bounded by the file.
+ * The chunks after IHDR that change what decoding costs, chunk by chunk,
+ * each step forward by the chunk's length, so the walk is bounded by the
+ * file: the orientation in an eXIf chunk before the image data (where
+ * libvips reads it; one after IDAT it ignores, and so do we), and whether a
+ * tRNS chunk is there at all (looked for in the whole file, to err on the
+ * costly side).
  */
-function pngOrientation(bytes: Uint8Array, view: DataView): number {
+function readPngChunks(bytes: Uint8Array, view: DataView): { orientation: number; transparency: boolean } {
+  let orientation = 1;
+  let transparency = false;
+  let beforeImageData = true;
   for (let pos = 33; pos + 12 <= bytes.length; ) {
     const length = view.getUint32(pos);
     const type = String.fromCharCode(...bytes.subarray(pos + 4, pos + 8));
-    if (type === "IDAT" || pos + 12 + length > bytes.length) break;
-    if (type === "eXIf") return tiffOrientation(bytes.subarray(pos + 8, pos + 8 + length));
+    if (pos + 12 + length > bytes.length) break;
+    if (type === "IDAT") beforeImageData = false;
+    else if (type === "tRNS") transparency = true;
+    else if (type === "eXIf" && beforeImageData) orientation = tiffOrientation(bytes.subarray(pos + 8, pos + 8 + length));
     pos += 12 + length;
   }
-  return 1;
+  return { orientation, transparency };
 }
 
 /** The Orientation tag (0x0112) of a TIFF structure's first IFD, as EXIF stores it; 1 when absent or out of range. */

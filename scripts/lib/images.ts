@@ -51,6 +51,8 @@ export type PngShape = {
   /** 0 grey, 2 RGB, 3 palette, 4 grey + alpha, 6 RGBA. */
   colourType?: number;
   interlaced?: boolean;
+  /** A tRNS chunk for grey or RGB (one value transparent): decoded with an alpha channel. Palettes always get one. */
+  transparent?: boolean;
   /** EXIF orientation (an eXIf chunk), 1–8; none unless told. */
   orientation?: number;
 };
@@ -61,7 +63,7 @@ export type PngShape = {
  * memory a file under 2 MB can ask of the decoder, made without holding the
  * pixels (streamed through deflate). E.g. 5 × 9,999,999 RGB in about 155 KB.
  */
-export async function makePng({ width, height, bitDepth = 8, colourType = 2, interlaced = false, orientation }: PngShape): Promise<Buffer> {
+export async function makePng({ width, height, bitDepth = 8, colourType = 2, interlaced = false, transparent = false, orientation }: PngShape): Promise<Buffer> {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -88,6 +90,7 @@ export async function makePng({ width, height, bitDepth = 8, colourType = 2, int
     PNG_SIGNATURE,
     pngChunk("IHDR", ihdr),
     ...(colourType === 3 ? [pngChunk("PLTE", Buffer.from([0, 0, 0, 255, 255, 255])), pngChunk("tRNS", Buffer.from([0, 255]))] : []),
+    ...(transparent && colourType !== 3 ? [pngChunk("tRNS", Buffer.alloc(colourType === 2 ? 6 : 2, 1))] : []),
     ...(orientation ? [pngChunk("eXIf", exifOrientation(orientation))] : []),
     pngChunk("IDAT", Buffer.concat(compressed)),
     pngChunk("IEND", Buffer.alloc(0)),

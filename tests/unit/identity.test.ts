@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkForm, displayNameSchema, editPostSchema, EDIT_POST_FIELDS, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
-import { nameSkeleton } from "~/lib/name-skeleton.server";
+import { nameSkeletons } from "~/lib/name-skeleton.server";
 import { ACCOUNT_MESSAGES, isEmail, MESSAGES, POST_MESSAGES, showHiddenControls } from "~/lib/rules";
 import { hasUnclosedBidi, showNonAscii, withoutControlCharacters } from "~/lib/text-controls";
 
@@ -39,6 +39,12 @@ describe("display names", () => {
     for (const name of names) expect(nameProblem(name), showHiddenControls(name)).toBe(ACCOUNT_MESSAGES.displayNameControls);
   });
 
+  it("refuse a mark NFC cannot join to its letter: an extra accent or an overlay makes a look-alike with its own skeleton (a review found them accepted)", () => {
+    for (const name of ["Peter Kováč\u0300", "Peter Kováč\u0334", "Pe\u0336ter"]) expect(nameProblem(name), showHiddenControls(name)).toBe(ACCOUNT_MESSAGES.displayNameMarks);
+    // Typed with combining marks that do join, a name is one letter each.
+    for (const name of ["Peter Kova\u0301c\u030c", "Nguye\u0302\u0303n", "देवनागरी"]) expect(nameProblem(name), name).toBeNull();
+  });
+
   it("accept ordinary names, Slovak diacritics, other scripts and symbols, stored NFC", () => {
     for (const name of ["Ľudovít Štúr", "Žofia", "Mária Terézia", "Ďurko Ťapák-Äčko", "O'Brien", "Jan 3.", "Александр Пушкин", "Σωκράτης", "李白", "J. R. R. Tolkien ★"]) {
       expect(nameProblem(name), name).toBeNull();
@@ -49,28 +55,38 @@ describe("display names", () => {
   });
 });
 
-describe("the name skeleton (UTS #39)", () => {
-  it("makes look-alikes meet: the audit's Cyrillic Аdmin, case, blanks, invisible characters, digits", () => {
-    const admin = nameSkeleton("Admin");
+/** Two names look alike when either of their skeletons is the same (as the users model asks). */
+function lookAlike(one: string, other: string): boolean {
+  const [a, b] = [nameSkeletons(one), nameSkeletons(other)];
+  return a.folded === b.folded || a.cased === b.cased;
+}
+
+describe("the name skeletons (UTS #39)", () => {
+  it("make look-alikes meet: the audit's Cyrillic Аdmin, case, blanks, invisible characters, digits", () => {
     for (const name of [`${CYRILLIC_A}dmin`, "admin", "ADMIN", "Ad min", `Admin${ZWSP}`, "\u2800Admin", "Adrnin", "\u0391dmin", "\ua4eedmin", "Ａｄｍｉｎ"]) {
-      expect(nameSkeleton(name), showHiddenControls(name)).toBe(admin);
+      expect(lookAlike(name, "Admin"), showHiddenControls(name)).toBe(true);
     }
-    expect(nameSkeleton("Peter1")).toBe(nameSkeleton("Peterl"));
-    expect(nameSkeleton("J0zef")).toBe(nameSkeleton("Jozef"));
+    expect(lookAlike("Peter1", "Peterl")).toBe(true);
+    expect(lookAlike("J0zef", "Jozef")).toBe(true);
   });
 
-  it("keeps Slovak names apart from each other and from their forms without diacritics", () => {
+  it("make Greek capitals meet the Latin letters they look like (a review found them apart when lower-cased first)", () => {
+    for (const [latin, greek] of [["Peter Kováč", "\u03a1eter \u039aov\u03acč"], ["Karol", "\u039aarol"], ["Maria", "\u039caria"], ["Beta", "\u0392eta"], ["Ivan", "lvan"]]) {
+      expect(lookAlike(latin, greek), greek).toBe(true);
+    }
+  });
+
+  it("keep Slovak names apart from each other and from their forms without diacritics", () => {
     const names = ["Ľudovít Štúr", "Ludovit Stur", "Ĺudovít Štúr", "Žofia", "Zofia", "Sofia", "Žofie", "Mária", "Maria", "Ján", "Jan", "Jána"];
-    const skeletons = names.map(nameSkeleton);
-    expect(new Set(skeletons).size).toBe(names.length);
+    for (const [i, one] of names.entries()) for (const other of names.slice(i + 1)) expect(lookAlike(one, other), `${one} / ${other}`).toBe(false);
     // One name however it was typed: precomposed or with combining marks.
-    expect(nameSkeleton("Ľudovít Štúr")).toBe(nameSkeleton("L\u030cudovi\u0301t S\u030ctu\u0301r"));
+    expect(nameSkeletons("Ľudovít Štúr")).toEqual(nameSkeletons("L\u030cudovi\u0301t S\u030ctu\u0301r"));
   });
 
-  it("costs a few microseconds for the longest name", () => {
+  it("cost a few microseconds for the longest name", () => {
     const name = "Ľudovít Štúr a Mária Terézia, Ján Amos Komenský".padEnd(50, "é");
     const start = performance.now();
-    for (let i = 0; i < 1_000; i++) nameSkeleton(name);
+    for (let i = 0; i < 1_000; i++) nameSkeletons(name);
     expect((performance.now() - start) / 1_000).toBeLessThan(0.5);
   });
 });

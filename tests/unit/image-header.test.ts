@@ -49,6 +49,15 @@ describe("readImageHeader: what decoding will cost", () => {
     expect(readImageHeader(pngHeader(10_000, 4_000, { colourType, bitDepth }))).toMatchObject({ bitDepth: bitDepth === 16 ? 16 : 8, channels, orientation: 1 });
   });
 
+  it.each([
+    [0, 2],
+    [2, 4],
+  ])("counts a tRNS chunk as the alpha channel it decodes to: colour type %i, %i samples, as libvips decodes it", async (colourType, channels) => {
+    const png = await makePng({ width: 30, height: 20, bitDepth: 16, colourType, interlaced: true, transparent: true });
+    expect(readImageHeader(png)).toMatchObject({ channels, wholeImageBytes: 30 * 20 * channels * 2 });
+    expect((await sharp(png).metadata()).channels).toBe(channels);
+  });
+
   it("counts an interlaced 16-bit RGBA PNG at 8 bytes a pixel", () => {
     expect(readImageHeader(pngHeader(1_000, 600, { colourType: 6, bitDepth: 16, interlaced: true }))?.wholeImageBytes).toBe(1_000 * 600 * 8);
   });
