@@ -30,7 +30,7 @@ export default function PostHistory() {
     <main id="obsah" className="page history-page">
       <h1>História článku</h1>
       <p>
-        <Link to={`/posts/${post.id}`}>„{post.title}“</Link>: {total <= 1 ? "zatiaľ bez úprav" : `uverejnený a ${editCount(total - 1)}`}, najnovšie
+        <Link to={`/posts/${post.id}`}>„{post.title}“</Link>: {total <= 1 ? "zatiaľ bez úprav" : `${editCount(total - 1)} od uverejnenia`}, najnovšie
         prvé.
       </p>
       <table className="log-table history-table">
