@@ -76,6 +76,45 @@ export const postTags = sqliteTable(
 );
 
 /**
+ * Every saved state of an article, 1, 2, … per article: written by the posts
+ * model in the same transaction as the article's own row (recordRevision in
+ * ~/models/revisions.server), so a revision's insert always comes with a
+ * write to `posts`, whose triggers give the page cache its new stamp.
+ * Removed with the article; the editor's name is kept as it was, so the
+ * history outlives the account.
+ */
+export const revisions = sqliteTable(
+  "revisions",
+  {
+    id: text("id").primaryKey(),
+    postId: text("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    sources: text("sources", { mode: "json" }).$type<Source[]>().notNull().default(sql`'[]'`),
+    /** The tags in the author's order, a JSON array. */
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    image: text("image").notNull(),
+    editorId: text("editor_id").references(() => users.id, { onDelete: "set null" }),
+    /** The editor's display name when the revision was saved. */
+    editorName: text("editor_name").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** "Čo ste zmenili?": one line, at most 200 characters, may be empty. */
+    summary: text("summary").notNull().default(""),
+    /** Characters of the title and the stored content: the history's +/− is the difference of two. */
+    size: integer("size").notNull(),
+  },
+  (t) => [
+    // An article's history, newest first, is one range of this index.
+    uniqueIndex("revisions_post_number_idx").on(t.postId, t.number),
+    // Deleting an account sets its editor_id to NULL: without an index, every deletion would read the whole table.
+    index("revisions_editor_idx").on(t.editorId),
+  ],
+);
+
+/**
  * What the reader's search looks in: one row per post, with its own integer
  * key for the full-text index (migration 0006 adds `post_search`, an FTS5
  * index over this table, and the triggers that keep it in step). A table of

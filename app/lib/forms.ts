@@ -10,6 +10,7 @@ import {
   PASSWORD_MAX_BYTES,
   PASSWORD_MIN_LENGTH,
   POST_MESSAGES,
+  SUMMARY_MAX_LENGTH,
   tagsProblem,
   TITLE_MAX_LENGTH,
   typedText,
@@ -88,13 +89,23 @@ export const newPostSchema = z.object({
 });
 export const NEW_POST_FIELDS = ["title", "content", "image", "tags", "sources"] as const;
 
-/** Saving an edited article (intent=save). */
+/** What the editor says they changed: optional, one line, trimmed. */
+const summary = z.pipe(
+  z.pipe(z._default(z.string(), ""), z.transform((s: string) => s.trim())),
+  z.string().check(
+    rule((s: string) => s.length <= SUMMARY_MAX_LENGTH, POST_MESSAGES.summaryTooLong),
+    rule((s: string) => !hasHiddenControls(s), POST_MESSAGES.summaryControls),
+  ),
+);
+
+/** Saving an edited article (intent=save): a new revision, with its summary. */
 export const editPostSchema = z.object({
   title: title(POST_MESSAGES.emptyEdit),
   content: content(POST_MESSAGES.emptyEdit),
   sources,
+  summary,
 });
-export const EDIT_POST_FIELDS = ["title", "content", "sources"] as const;
+export const EDIT_POST_FIELDS = ["title", "content", "sources", "summary"] as const;
 
 const email = identity;
 

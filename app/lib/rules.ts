@@ -2,6 +2,8 @@
 import { BIDI_FORMATTING } from "./text-controls";
 
 export const TITLE_MAX_LENGTH = 90;
+/** "Čo ste zmenili?": the one-line summary of an edit, kept with its revision. */
+export const SUMMARY_MAX_LENGTH = 200;
 export const MAX_TAGS = 5;
 export const IMAGE_MAX_BYTES = 2_097_152;
 export const IMAGE_TYPES = ["image/jpeg", "image/png"] as const;
@@ -155,6 +157,8 @@ export const POST_MESSAGES = {
   tooLarge: "Požiadavka je príliš veľká.",
   pendingImageGone: "Obrázok, ktorý ste nahrali, už na serveri nie je (nepoužité obrázky mažeme po 24 hodinách). Vyberte ho, prosím, znova.",
   emptyEdit: "Nadpis ani text nemôžu byť prázdne.",
+  summaryTooLong: `Popis zmeny („Čo ste zmenili?“) môže mať najviac ${SUMMARY_MAX_LENGTH} znakov.`,
+  summaryControls: "Popis zmeny („Čo ste zmenili?“) musí byť jeden riadok bez riadiacich a neviditeľných znakov.",
   forbidden: "Tento článok môže upravovať alebo odstrániť iba jeho autor alebo administrátor.",
   contentTooManyTags: `Text článku má príliš veľa HTML značiek (najviac ${CONTENT_MAX_TAGS.toLocaleString("sk-SK")}).`,
   contentTooDeep: `HTML značky v texte článku sú vnorené príliš hlboko (najviac ${CONTENT_MAX_DEPTH} úrovní).`,

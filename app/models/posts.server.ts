@@ -4,6 +4,7 @@ import type { Source } from "~/lib/sources";
 import type { PostCard } from "~/lib/types";
 import { countRows, db } from "~/db/connection.server";
 import { pendingImages, posts, postTags, postTexts, users } from "~/db/schema.server";
+import { recordRevision } from "./revisions.server";
 import { searchTextOf } from "./search.server";
 
 const cardColumns = {
@@ -112,7 +113,7 @@ export type NewPost = {
   createdAt?: number;
 };
 
-/** Insert a post and its tags in one transaction; returns the new id. */
+/** Insert a post, its tags and its revision 1 (by its author) in one transaction; returns the new id. */
 export function insertPost(post: NewPost): string {
   const id = randomBytes(9).toString("base64url");
   const createdAt = post.createdAt ?? Date.now();
@@ -134,6 +135,7 @@ export function insertPost(post: NewPost): string {
       .run();
     for (const tag of post.tags) tx.insert(postTags).values({ postId: id, tag, createdAt }).run();
     tx.insert(postTexts).values({ postId: id, ...searchTextOf(post) }).run();
+    recordRevision(id, post.authorId);
   });
   return id;
 }
@@ -148,7 +150,12 @@ export function insertPostFromPending(post: NewPost): string | undefined {
   });
 }
 
-export function updatePost(id: string, change: { title: string; content: string; sources: Source[]; excerpt: string }): void {
+/** Save an article's new text as its next revision, by `edit.editorId`, in one transaction. */
+export function updatePost(
+  id: string,
+  change: { title: string; content: string; sources: Source[]; excerpt: string },
+  edit: { editorId: string; summary: string },
+): void {
   db.transaction((tx) => {
     tx.update(posts)
       .set({ ...change, updatedAt: Date.now() })
@@ -156,6 +163,7 @@ export function updatePost(id: string, change: { title: string; content: string;
       .run();
     const { title, body } = searchTextOf({ ...change, tags: [] });
     tx.update(postTexts).set({ title, body }).where(eq(postTexts.postId, id)).run();
+    recordRevision(id, edit.editorId, edit.summary);
   });
 }
 

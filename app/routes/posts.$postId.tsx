@@ -13,6 +13,7 @@ import {
   useSubmit,
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { Field } from "~/components/Field";
 import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
 import { PostSources } from "~/components/PostSources";
@@ -21,23 +22,26 @@ import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { formatDate, isoTime } from "~/lib/dates";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
-import { canModify, CONTENT_MAX_LENGTH, MESSAGES, PAGE_SIZE, storedToEditable, TITLE_MAX_LENGTH } from "~/lib/rules";
+import { editCount } from "~/lib/revisions";
+import { canModify, CONTENT_MAX_LENGTH, MESSAGES, PAGE_SIZE, storedToEditable, SUMMARY_MAX_LENGTH, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { linkCitations, sourcesToTyped } from "~/lib/sources";
 import { getPost } from "~/models/posts.server";
+import { countRevisions } from "~/models/revisions.server";
 import { errorSummary } from "~/lib/errors";
 import type { loader as rootLoader } from "~/root";
 import { env } from "~/config/env.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
-import { mayChangePost, removePost, savePost, type PostRefusal } from "~/services/posts.server";
+import { mayChangePost, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
 import { getCurrentUser } from "~/services/session.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const post = getPost(params.postId ?? "");
   if (!post) throw data(null, { status: 404 });
   const { tag, limit, q } = readListState(new URL(request.url).searchParams);
-  return { post, list: { tag, limit, q }, publicUrl: env.publicUrl };
+  // Revision 1 is the article as published: the edits are the revisions after it.
+  return { post, list: { tag, limit, q }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1 };
 }
 
 /**
@@ -52,17 +56,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   const url = new URL(request.url);
   const intent = form.get("intent");
-  if (intent === "delete" && form.get("confirm") !== "yes") return { error: null, confirmDelete: true };
+  if (intent === "delete" && form.get("confirm") !== "yes") return { ...NOTHING_TO_SHOW, confirmDelete: true };
   const result = intent === "delete" ? await removePost(permission) : intent === "save" ? await savePost(permission, form) : null;
-  if (!result) return data({ error: null, confirmDelete: false }, { status: 400 });
-  if (!result.ok) return refused(result);
+  if (!result) return data(NOTHING_TO_SHOW, { status: 400 });
+  // A refused edit shows the form again as it was typed.
+  if (!result.ok) return refused(result, intent === "save" ? editedValues(form) : null);
   if (intent === "delete") return redirect(listHref(readListState(url.searchParams)), 303);
   url.searchParams.delete("edit");
   return redirect(`${url.pathname}${url.search}`, 303);
 }
 
-function refused({ status, error }: PostRefusal) {
-  return data({ error, confirmDelete: false }, { status, headers: retryAfter(status) });
+type EditedValues = { title: string; content: string; sources: string; summary: string };
+
+const NOTHING_TO_SHOW = { error: null, confirmDelete: false, invalid: [] as PostField[], values: null as EditedValues | null };
+
+function editedValues(form: FormData): EditedValues {
+  const field = (name: string) => typedText(String(form.get(name) ?? ""));
+  return { title: field("title"), content: field("content"), sources: field("sources"), summary: field("summary") };
+}
+
+function refused({ status, error, invalid }: PostRefusal, values: EditedValues | null = null) {
+  return data({ ...NOTHING_TO_SHOW, error, invalid, values }, { status, headers: retryAfter(status) });
 }
 
 export default function PostOverlay() {
@@ -85,7 +99,7 @@ function modeHrefs(pathname: string, search: string) {
 }
 
 function PostView({ editing: editRequested }: { editing: boolean }) {
-  const { post, list } = useLoaderData<typeof loader>();
+  const { post, list, edits } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
   const { pathname, search } = useLocation();
@@ -93,8 +107,11 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
   const allowed = canModify(user, post);
   const editing = allowed && editRequested;
   const hrefs = modeHrefs(pathname, search);
-  const [title, setTitle] = useState(post.title);
-  const [content, setContent] = useState(() => storedToEditable(post.content));
+  // A refused save (without JavaScript, a new page) shows what was typed.
+  const typed = result?.values;
+  const invalid = new Set(result?.invalid ?? []);
+  const [title, setTitle] = useState(typed?.title ?? post.title);
+  const [content, setContent] = useState(() => typed?.content ?? storedToEditable(post.content));
   const cited = linkCitations(post.content, post.sources.length);
 
   const editButtons = (
@@ -179,6 +196,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               value={title}
               onChange={(e) => setTitle(e.currentTarget.value)}
               required
+              aria-invalid={invalid.has("title") || undefined}
             />
             <label htmlFor="edit-content">Text článku</label>
             <textarea
@@ -189,8 +207,18 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               value={content}
               onChange={(e) => setContent(e.currentTarget.value)}
               required
+              aria-invalid={invalid.has("content") || undefined}
             />
-            <SourcesField defaultValue={sourcesToTyped(post.sources)} errorId="edit-error" />
+            <SourcesField defaultValue={typed?.sources ?? sourcesToTyped(post.sources)} invalid={invalid.has("sources")} errorId="edit-error" />
+            <Field
+              name="summary"
+              label="Čo ste zmenili?"
+              placeholder="Nepovinné, napr. opravený rok bitky"
+              maxLength={SUMMARY_MAX_LENGTH}
+              defaultValue={typed?.summary ?? ""}
+              invalid={invalid.has("summary")}
+              errorId="edit-error"
+            />
           </Form>
         ) : (
           <>
@@ -199,6 +227,13 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               {post.authorName} ·{" "}
               <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
             </p>
+            {edits > 0 && (
+              <p className="post-meta">
+                <Link to={`/posts/${post.id}/history`}>
+                  Upravené <time dateTime={isoTime(post.updatedAt)}>{formatDate(post.updatedAt)}</time> · {editCount(edits)}
+                </Link>
+              </p>
+            )}
             {/* Stored content was sanitised when it was written (b, i, em, strong, a, p, br; a link's http(s) href); markers [n] become links to the sources. */}
             <div className="post-content" dangerouslySetInnerHTML={{ __html: cited.html }} />
             <PostSources sources={post.sources} mentioned={cited.mentioned} />

@@ -25,7 +25,7 @@ import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from 
 
 const PENDING_LIFETIME = 24 * 60 * 60 * 1000;
 
-export type PostField = "title" | "content" | "image" | "tags" | "sources";
+export type PostField = "title" | "content" | "image" | "tags" | "sources" | "summary";
 
 /** What the create form shows again; the image as its pending key, so it need not be picked again. */
 export type PostValues = { title: string; content: string; sources: string; tags: string[]; pendingImage: string };
@@ -214,7 +214,7 @@ export function mayChangePost(user: CurrentUser | null, postId: string): ChangeP
   return { ok: true, post, user };
 }
 
-/** Save an edited title and body (the form's fields, whatever the browser checked). */
+/** Save an edited title and body (the form's fields, whatever the browser checked) as the article's next revision, with the editor's summary. */
 export async function savePost({ post, user }: ChangePermission, form: FormData): Promise<PostResult> {
   const checked = checkForm(editPostSchema, form);
   if (!checked.ok) {
@@ -225,8 +225,8 @@ export async function savePost({ post, user }: ChangePermission, form: FormData)
   const content = await storedContent(checked.value.content, "an edited article");
   if (!content.ok) return content;
   inTransaction(() => {
-    const { title, sources } = checked.value;
-    updatePost(post.id, { title, content: content.html, sources: sourcesFrom(sources), excerpt: excerptOf(content.html) });
+    const { title, sources, summary } = checked.value;
+    updatePost(post.id, { title, content: content.html, sources: sourcesFrom(sources), excerpt: excerptOf(content.html) }, { editorId: user.id, summary });
     if (user.id !== post.authorId) logModeration(user, "editArticle", { post, user: author(post) });
   });
   return { ok: true };

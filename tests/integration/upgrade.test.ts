@@ -51,6 +51,18 @@ describe.each(fixtures)("a site upgraded from %s", (name) => {
     expect(query<{ n: number }>("SELECT count(*) AS n FROM posts")[0].n).toBe(titles.length);
   });
 
+  it("gives every article its current state as revision 1, by its author", () => {
+    const unmatched = query<{ id: string }>(`
+      SELECT p.id FROM posts p
+      WHERE NOT EXISTS (
+        SELECT 1 FROM revisions r
+        WHERE r.post_id = p.id AND r.number = 1 AND r.editor_id = p.author_id AND r.title = p.title AND r.content = p.content
+          AND r.image = p.image AND r.created_at = p.updated_at AND r.size = length(p.title) + length(p.content))
+      OR (SELECT count(*) FROM revisions r WHERE r.post_id = p.id) != 1`);
+    expect(unmatched).toEqual([]);
+    expect(query<{ n: number }>("SELECT count(*) AS n FROM revisions")[0].n).toBe(titles.length);
+  });
+
   it("shows the user's article with its image, and the user signs in with their password", async () => {
     const client = new Client(server.url);
     const [{ id }] = readDatabase(server.databasePath, (db) => db.prepare("SELECT id FROM posts WHERE title = ?").all(fixture.article) as { id: string }[]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { authorQueries, imageQueries, readerQueries } from "~/models/posts.server";
+import { revisionQueries } from "~/models/revisions.server";
 import { sqlite } from "~/db/connection.server";
 
 /** SQLite's plan for a query, one line per step. */
@@ -50,5 +51,22 @@ describe("the image server's question uses indexes", () => {
   it("is a key an article's (posts_image_idx) or a pending upload's (its primary key)", () => {
     expect(plan(imageQueries.postWithImage, { key: "x", limit: 1 }).join(" ")).toMatch(/SEARCH posts USING (COVERING )?INDEX posts_image_idx \(image=\?\)/);
     expect(plan(imageQueries.pendingImage, { key: "x" }).join(" ")).toMatch(/SEARCH pending_images USING (COVERING )?INDEX sqlite_autoindex_pending_images_1 \(key=\?\)/);
+  });
+});
+
+describe("an article's history uses indexes that match it", () => {
+  const explain = (sql: string, values: Record<string, unknown>) =>
+    (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(values) as { detail: string }[]).map((row) => row.detail);
+
+  it("a page of revisions, newest first: walks revisions_post_number_idx, no sort", () => {
+    const steps = explain(revisionQueries.page, { postId: "x", limit: 50, offset: 0 });
+    expect(steps.join(" ")).toContain("revisions_post_number_idx");
+    expectIndexedWithoutSort(steps);
+  });
+
+  it("recording a revision: the article, its tags, its editor and its last number by key (the tags' sort is of five rows at most)", () => {
+    const steps = explain(revisionQueries.insert, { id: "r", postId: "x", editorId: "u", summary: "" });
+    expect(steps.join(" ")).toContain("revisions_post_number_idx");
+    expectIndexedWithoutSort(steps.filter((step) => step !== "USE TEMP B-TREE FOR json_group_array(ORDER BY)"));
   });
 });

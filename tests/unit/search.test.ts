@@ -98,7 +98,7 @@ describe("the search index", () => {
   it("follows edits and deletes", () => {
     const id = add("Bitka pri Moháči", "Rok 1526.");
     expect(titles("mohac")).toEqual(["Bitka pri Moháči"]);
-    updatePost(id, { title: "Bitka pri Slanom Kameni", content: "<p>Iná <b>bitka</b>.</p>", sources: [], excerpt: "Iná bitka." });
+    updatePost(id, { title: "Bitka pri Slanom Kameni", content: "<p>Iná <b>bitka</b>.</p>", sources: [], excerpt: "Iná bitka." }, { editorId: author.id, summary: "" });
     expect(titles("mohac")).toEqual([]);
     expect(titles("slanom")).toEqual(["Bitka pri Slanom Kameni"]);
     expect(find("ina bitka")[0].body).toBe("Iná bitka.");
