@@ -53,7 +53,7 @@ export default function PostHistory() {
                 <time dateTime={isoTime(revision.createdAt)}>{formatDateTime(revision.createdAt)}</time>
               </td>
               <td data-label="Kto">{revision.editorName}</td>
-              <td data-label="Popis zmeny">{revision.summary || (revision.number === 1 ? "Uverejnenie" : "")}</td>
+              <td data-label="Popis zmeny">{revision.summary || (revision.number === 1 ? "Uverejnenie" : "bez popisu")}</td>
               <td data-label="Znaky" className="history-size">
                 {sizeChange(revision.change)}
               </td>

@@ -72,7 +72,7 @@ describe("revisions", () => {
 
     const { rows } = await historyRows(new Client(base), `/posts/${id}/history`);
     expect(rows.map(({ number, summary, change }) => ({ number, summary, change }))).toEqual([
-      { number: "3.", summary: "", change: `−${revisions[1].size - revisions[2].size}` },
+      { number: "3.", summary: "bez popisu", change: `−${revisions[1].size - revisions[2].size}` },
       { number: "2.", summary: "Doplnený text", change: "+10" },
       { number: "1.", summary: "Uverejnenie", change: `+${revisions[0].size}` },
     ]);
