@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
@@ -31,6 +31,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (result.ok) return redirect(`/posts/${result.id}`, 303);
   return data(result, { status: result.status, headers: retryAfter(result.status) });
 }
+
+/** The action's headers on the document too (a busy answer's Retry-After): Remix sends a route's headers only through this export. */
+export const headers: HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 /** What newPostSchema's `image` says in the browser: a file picked, or an image sent ahead (its key). */
 function describeImage(form: FormData): void {

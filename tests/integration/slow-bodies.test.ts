@@ -222,6 +222,8 @@ describe("upload memory", () => {
     const response = await client.request("/create-post", { method: "POST", body: form, headers: { Origin: server.url } });
     const html = await response.text();
     expect(response.status).toBe(503);
+    // On the document itself (a no-JS form), not only on a data request.
+    expect(response.headers.get("retry-after")).toBe("5");
     expect(html).toContain('value="Zachovaný nadpis"');
     expect(html).toContain("Zachovaný text");
     for (const request of holding) request.socket.destroy();
