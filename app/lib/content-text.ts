@@ -19,6 +19,21 @@ export function contentToText(storedHtml: string): string {
     .trim();
 }
 
+/**
+ * Text of stored content as a reader reads it, for comparing two versions:
+ * its line and paragraph breaks kept as new lines, and the markers [1] kept
+ * (a changed citation is a change).
+ */
+export function contentToLines(storedHtml: string): string {
+  return storedHtml
+    .replace(BLOCK_BREAK, "\n")
+    .replace(TAG, "")
+    .replace(ENTITY, (_, name: string) => ENTITIES[name])
+    .replace(/[^\S\n]+/g, " ")
+    .replace(/ ?\n ?/g, "\n")
+    .trim();
+}
+
 export const EXCERPT_LENGTH = 160;
 
 /** A plain-text excerpt cut on a word boundary, with an ellipsis when cut. */

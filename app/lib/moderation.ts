@@ -22,6 +22,7 @@ export const LOG_ACTIONS = {
   revoke: "Odobratie práv administrátora",
   removeArticles: "Odstránenie všetkých článkov účtu",
   editArticle: "Úprava cudzieho článku",
+  restoreArticle: "Obnovenie staršej verzie cudzieho článku",
   deleteArticle: "Odstránenie cudzieho článku",
   dismissReport: "Zamietnutie hlásenia",
   deleteAccount: "Zrušenie vlastného účtu",

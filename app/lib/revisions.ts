@@ -1,4 +1,5 @@
-/** Words of an article's history, shared by the article page and the history page. */
+/** Words and shapes of an article's history, shared by the article page, the history page and the server. */
+import type { Source } from "./sources";
 
 /** "1 úprava", "3 úpravy", "5 úprav". */
 export function editCount(n: number): string {
@@ -25,3 +26,44 @@ export function historyPage(raw: string | null, pages: number): number | null {
   const page = Number(raw);
   return page <= pages ? page : null;
 }
+
+/** One saved state of an article as its history names it. */
+export type RevisionInfo = { id: string; number: number; editorName: string; createdAt: number; summary: string };
+
+/** A revision whole: what readers saw while it was the current one. */
+export type RevisionContent = RevisionInfo & { title: string; content: string; sources: Source[]; tags: string[]; image: string };
+
+/**
+ * A revision's id in an address: the site writes 12 URL-safe characters
+ * (18 hex digits for those made by migration 0014); anything else is no revision.
+ */
+export const REVISION_ID = /^[\w-]{1,32}$/;
+
+/** A run of words of a comparison: in both versions, added in the newer, or removed from the older. */
+export type DiffPart = { value: string; added: boolean; removed: boolean };
+
+/** A field compared word by word or, when that costs more than one comparison may, only the two versions' sizes. */
+export type FieldDiff = { parts: DiffPart[] } | { tooLarge: { from: number; to: number } };
+
+/** Two revisions compared, the older first: their texts word by word, their tags and image as changed or not. */
+export type Comparison = {
+  from: RevisionInfo;
+  to: RevisionInfo;
+  /** The address named them newer first: they are shown the other way round. */
+  swapped: boolean;
+  title: FieldDiff;
+  text: FieldDiff;
+  sources: FieldDiff;
+  tags: { added: string[]; removed: string[] };
+  imageChanged: boolean;
+};
+
+export const REVISION_MESSAGES = {
+  diffTooLarge: "Rozdiel je príliš veľký na zobrazenie po slovách",
+  swapped: "Adresa uviedla novšiu verziu ako prvú: zmeny ukazujeme od staršej k novšej.",
+  alreadyCurrent: "Táto verzia je aktuálna: niet čo obnoviť.",
+  confirmRestore: "Obnoviť túto verziu? Vznikne nová verzia s jej nadpisom, textom a zdrojmi; história ostane celá.",
+} as const;
+
+/** The summary of a restore's revision, dated like the history. */
+export const restoredSummary = (date: string) => `Obnovená verzia z ${date}`;

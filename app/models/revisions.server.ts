@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { RevisionContent, RevisionInfo } from "~/lib/revisions";
 import { sqlite } from "~/db/connection.server";
 
 /**
@@ -27,6 +28,12 @@ export const revisionQueries = {
   WHERE r.post_id = :postId
   ORDER BY r.number DESC
   LIMIT :limit + 1 OFFSET :offset`,
+  // One revision by its key, only if it is this article's: another article's revision is not found.
+  one: `
+  SELECT r.id, r.number, coalesce(u.display_name, r.editor_name) AS editorName, r.created_at AS createdAt, r.summary,
+    r.title, r.content, r.sources, r.tags, r.image
+  FROM revisions r LEFT JOIN users u ON u.id = r.editor_id
+  WHERE r.id = :id AND r.post_id = :postId`,
 };
 
 const insertRevision = sqlite.prepare<{ id: string; postId: string; editorId: string; summary: string }>(revisionQueries.insert);
@@ -45,12 +52,7 @@ export function countRevisions(postId: string): number {
   return lastNumber.get(postId) ?? 0;
 }
 
-export type RevisionEntry = {
-  id: string;
-  number: number;
-  editorName: string;
-  createdAt: number;
-  summary: string;
+export type RevisionEntry = RevisionInfo & {
   /** Characters added (+) or removed (−) against the revision before it; the first against nothing. */
   change: number;
 };
@@ -61,4 +63,13 @@ const revisionsPage = sqlite.prepare<{ postId: string; limit: number; offset: nu
 export function listRevisions(postId: string, page: { offset: number; limit: number }): RevisionEntry[] {
   const rows = revisionsPage.all({ postId, ...page });
   return rows.slice(0, page.limit).map(({ size, ...row }, i) => ({ ...row, change: size - (rows[i + 1]?.size ?? 0) }));
+}
+
+type RevisionRow = Omit<RevisionContent, "sources" | "tags"> & { sources: string; tags: string };
+const revisionById = sqlite.prepare<{ id: string; postId: string }, RevisionRow>(revisionQueries.one);
+
+/** A revision of this article, whole; undefined for any other id. */
+export function getRevision(postId: string, id: string): RevisionContent | undefined {
+  const row = revisionById.get({ id, postId });
+  return row && { ...row, sources: JSON.parse(row.sources) as RevisionContent["sources"], tags: JSON.parse(row.tags) as string[] };
 }

@@ -16,16 +16,17 @@ import { useEffect, useRef, useState } from "react";
 import { Field } from "~/components/Field";
 import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
-import { PostSources } from "~/components/PostSources";
+import { PostTags } from "~/components/PostTags";
+import { PostText } from "~/components/PostText";
 import { SourcesField } from "~/components/SourcesField";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { formatDate, isoTime } from "~/lib/dates";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { editCount } from "~/lib/revisions";
-import { canModify, CONTENT_MAX_LENGTH, MESSAGES, PAGE_SIZE, storedToEditable, SUMMARY_MAX_LENGTH, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
+import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, SUMMARY_MAX_LENGTH, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
-import { linkCitations, sourcesToTyped } from "~/lib/sources";
+import { sourcesToTyped } from "~/lib/sources";
 import { getPost } from "~/models/posts.server";
 import { countRevisions } from "~/models/revisions.server";
 import { errorSummary } from "~/lib/errors";
@@ -112,7 +113,6 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
   const invalid = new Set(result?.invalid ?? []);
   const [title, setTitle] = useState(typed?.title ?? post.title);
   const [content, setContent] = useState(() => typed?.content ?? storedToEditable(post.content));
-  const cited = linkCitations(post.content, post.sources.length);
 
   const editButtons = (
     <>
@@ -234,18 +234,8 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
                 </Link>
               </p>
             )}
-            {/* Stored content was sanitised when it was written (b, i, em, strong, a, p, br; a link's http(s) href); markers [n] become links to the sources. */}
-            <div className="post-content" dangerouslySetInnerHTML={{ __html: cited.html }} />
-            <PostSources sources={post.sources} mentioned={cited.mentioned} />
-            {post.tags.length > 0 && (
-              <ul className="post-tags" aria-label="Tagy">
-                {post.tags.map((tag) => (
-                  <li key={tag}>
-                    <Link to={listHref({ tag, limit: PAGE_SIZE })}>{tag}</Link>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <PostText content={post.content} sources={post.sources} />
+            <PostTags tags={post.tags} />
           </>
         )}
       </div>

@@ -6,7 +6,7 @@ import { inTransaction } from "~/db/connection.server";
 import { deletePost, deletePostsOf, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
 import { BusyError } from "./concurrency.server";
 import { excerptOf } from "~/lib/content-text";
-import { sourcesFrom } from "~/lib/sources";
+import { sourcesFrom, type Source } from "~/lib/sources";
 import { ContentProcessingError, toStoredContent } from "./content.server";
 import { imageCostProblem } from "./image-cost.server";
 import { readImageHeader } from "./image-header.server";
@@ -215,21 +215,36 @@ export function mayChangePost(user: CurrentUser | null, postId: string): ChangeP
 }
 
 /** Save an edited title and body (the form's fields, whatever the browser checked) as the article's next revision, with the editor's summary. */
-export async function savePost({ post, user }: ChangePermission, form: FormData): Promise<PostResult> {
+export async function savePost(permission: ChangePermission, form: FormData): Promise<PostResult> {
   const checked = checkForm(editPostSchema, form);
   if (!checked.ok) {
     const problem = formProblem(checked.errors, EDIT_POST_FIELDS, POST_MESSAGES.emptyEdit)!;
     return refusal(400, problem.message, problem.invalid);
   }
-  if (!reserve(editAttempts(user.id))) return refusal(429, POST_MESSAGES.editQuota);
+  if (!reserve(editAttempts(permission.user.id))) return refusal(429, POST_MESSAGES.editQuota);
   const content = await storedContent(checked.value.content, "an edited article");
   if (!content.ok) return content;
-  inTransaction(() => {
-    const { title, sources, summary } = checked.value;
-    updatePost(post.id, { title, content: content.html, sources: sourcesFrom(sources), excerpt: excerptOf(content.html) }, { editorId: user.id, summary });
-    if (user.id !== post.authorId) logModeration(user, "editArticle", { post, user: author(post) });
-  });
+  const { title, sources, summary } = checked.value;
+  writeRevision(permission, { title, content: content.html, sources: sourcesFrom(sources) }, { summary, logAs: "editArticle" });
   return { ok: true };
+}
+
+/**
+ * Write an article's new title, stored content and sources as its next
+ * revision (the search index and the page cache's stamp follow, in the posts
+ * model); an admin's change of someone else's article goes into the
+ * moderation log in the same transaction. The caller has checked the
+ * values and counted the edit.
+ */
+export function writeRevision(
+  { post, user }: ChangePermission,
+  change: { title: string; content: string; sources: Source[] },
+  edit: { summary: string; logAs: "editArticle" | "restoreArticle"; detail?: string },
+): void {
+  inTransaction(() => {
+    updatePost(post.id, { ...change, excerpt: excerptOf(change.content) }, { editorId: user.id, summary: edit.summary });
+    if (user.id !== post.authorId) logModeration(user, edit.logAs, { post, user: author(post), detail: edit.detail });
+  });
 }
 
 /**

@@ -1,13 +1,15 @@
 import { describe, expect, inject, it } from "vitest";
+import { REVISION_MESSAGES } from "~/lib/revisions";
 import { POST_MESSAGES } from "~/lib/rules";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
 import { expectFieldRefused, readDatabase } from "../support/http";
+import { unrelatedText } from "../support/unrelated-text";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");
 
-type Revision = { number: number; title: string; content: string; tags: string; editor_id: string | null; editor_name: string; summary: string; size: number };
+type Revision = { id: string; number: number; sources: string; title: string; content: string; tags: string; editor_id: string | null; editor_name: string; summary: string; size: number };
 
 const revisionsOf = (postId: string) =>
   readDatabase(databasePath, (db) => db.prepare("SELECT * FROM revisions WHERE post_id = ? ORDER BY number").all(postId) as Revision[]);
@@ -136,5 +138,162 @@ describe("revisions", () => {
     expect((await client.post(`/posts/${id}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
     expect(revisionsOf(id)).toEqual([]);
     expect((await new Client(base).get(`/posts/${id}/history`)).response.status).toBe(404);
+  });
+});
+
+describe("comparing, viewing and restoring revisions", () => {
+  const history = (id: string, query = "") => `/posts/${id}/history${query}`;
+  const diffMarks = (doc: Awaited<ReturnType<Client["get"]>>["doc"], tag: "ins" | "del") => doc.querySelectorAll(`.diff-text ${tag}`).map((mark) => mark.text);
+  const postRow = (id: string) => readDatabase(databasePath, (db) => db.prepare("SELECT title, content, sources FROM posts WHERE id = ?").get(id));
+  const logOf = (postId: string) =>
+    readDatabase(databasePath, (db) => db.prepare("SELECT actor_id, action, target_post_title, detail FROM moderation_log WHERE target_post_id = ? ORDER BY id").all(postId));
+
+  it("compares two revisions chosen in a plain GET form, a changed word in <del> and <ins> with words that say so", async () => {
+    const { id, client } = await article();
+    await save(client, id, { content: "Druhá verzia textu.", summary: "Oprava" });
+    const [first, second] = revisionsOf(id);
+    const visitor = new Client(base);
+    const list = (await visitor.get(history(id))).doc;
+    const form = list.querySelector(`form[method="get"][action="/posts/${id}/history"]`);
+    expect(form).not.toBeNull();
+    // The newest two are chosen at first; each row links to its revision.
+    expect(form!.querySelector('input[name="to"][checked]')?.getAttribute("value")).toBe(second.id);
+    expect(form!.querySelector('input[name="from"][checked]')?.getAttribute("value")).toBe(first.id);
+    expect(form!.querySelector(`a[href="/posts/${id}/history?revision=${first.id}"]`)?.text).toBe("1.");
+
+    const { response, doc } = await visitor.get(history(id, `?from=${first.id}&to=${second.id}`));
+    expect(response.status).toBe(200);
+    expect(diffMarks(doc, "del")).toEqual(["[odstránené: Prvá]"]);
+    expect(diffMarks(doc, "ins")).toEqual(["[pridané: Druhá]"]);
+    expect(doc.querySelector('section[aria-labelledby="diff-nadpis"] p')?.text).toBe("Bez zmeny.");
+    expect(doc.querySelector('meta[name="robots"]')?.getAttribute("content")).toBe("noindex");
+  });
+
+  it("answers 404 for unknown, malformed and another article's revision ids, and shows from > to oldest first", async () => {
+    const { id, client } = await article();
+    await save(client, id, { content: "Druhá verzia textu." });
+    const [first, second] = revisionsOf(id);
+    const other = await article("Revízie: iný článok");
+    const [foreign] = revisionsOf(other.id);
+    const visitor = new Client(base);
+    for (const query of [
+      `?from=${first.id}&to=nezname12345`,
+      `?from=${first.id}&to=${foreign.id}`,
+      `?from=${first.id}`,
+      `?to=${second.id}`,
+      `?from=${"x".repeat(100)}&to=${second.id}`,
+      `?from=%00&to=${second.id}`,
+      `?revision=${foreign.id}`,
+      "?revision=",
+      `?revision=${encodeURIComponent("' OR 1=1 --")}`,
+    ]) {
+      expect((await visitor.get(history(id, query))).response.status, query).toBe(404);
+    }
+    expect((await visitor.get(history(other.id, `?revision=${foreign.id}`))).response.status).toBe(200);
+
+    const swapped = await visitor.get(history(id, `?from=${second.id}&to=${first.id}`));
+    expect(swapped.response.status).toBe(200);
+    expect(swapped.html).toContain(REVISION_MESSAGES.swapped);
+    expect(diffMarks(swapped.doc, "del")).toEqual(["[odstránené: Prvá]"]);
+  });
+
+  it("answers the worst comparison, two unrelated 30,000-character revisions, in under a second, saying plainly it is too large", async () => {
+    const { id, client } = await article();
+    for (const seed of [1, 2]) expect((await save(client, id, { content: unrelatedText(seed, 30_000) })).response.status).toBe(303);
+    const [, second, third] = revisionsOf(id);
+    const started = performance.now();
+    const { response, doc } = await new Client(base).get(history(id, `?from=${second.id}&to=${third.id}`));
+    const elapsed = performance.now() - started;
+    console.log(`the worst comparison over HTTP: ${elapsed.toFixed(0)} ms`);
+    expect(response.status).toBe(200);
+    expect(elapsed).toBeLessThan(1000);
+    expect(doc.querySelector('section[aria-labelledby="diff-text"] .revision-notice')?.text).toMatch(
+      /^Rozdiel je príliš veľký na zobrazenie po slovách: verzia 2 má 30\s000 znakov, verzia 3 má 30\s000 znakov\.$/,
+    );
+  });
+
+  it("shows an old revision as readers saw it, marked as old, linked to the current article, not indexed", async () => {
+    const { id, client } = await article();
+    await save(client, id, { title: "Revízie: Lipany 1434", content: "Druhá verzia textu.", sources: "Kronika https://example.org/kronika" });
+    const [first] = revisionsOf(id);
+    const { response, doc } = await new Client(base).get(history(id, `?revision=${first.id}`));
+    expect(response.status).toBe(200);
+    expect(doc.querySelector('meta[name="robots"]')?.getAttribute("content")).toBe("noindex");
+    expect(doc.querySelector(".revision-article h1")?.text).toBe("Revízie: Bitka pri Lipanoch");
+    expect(doc.querySelector(".revision-article .post-content")?.text).toBe("Prvá verzia textu.");
+    expect(doc.querySelector(".revision-article .post-sources")).toBeNull();
+    expect(doc.querySelectorAll(".revision-article .post-tags li").map((tag) => tag.text)).toEqual(["Stredovek", "Morava"]);
+    expect(doc.querySelector(".revision-notice")?.text).toMatch(/^Staršia verzia z \d{1,2}\.\s\d{1,2}\.\s\d{4},?\s\d{1,2}:\d{2} \(verzia 1, /);
+    expect(doc.querySelector(`.revision-notice a[href="/posts/${id}"]`)).not.toBeNull();
+    // A visitor is offered no restore.
+    expect(doc.querySelector('input[name="intent"][value="restore"]')).toBeNull();
+  });
+
+  it("restores an old revision for its author, after a confirmation step, as revision n+1 with the old text", async () => {
+    const { id, client, email } = await article();
+    await save(client, id, { title: "Revízie: Lipany 1434", content: "Druhá verzia textu.", sources: "Kronika https://example.org/kronika", summary: "Prepis" });
+    const [first, second] = revisionsOf(id);
+    const page = history(id, `?revision=${first.id}`);
+    expect((await client.get(page)).doc.querySelector('form[method="post"] input[name="intent"][value="restore"]')).not.toBeNull();
+
+    // Without JavaScript the first press asks.
+    const asked = await client.post(page, { intent: "restore", revision: first.id });
+    expect(asked.response.status).toBe(200);
+    expect(asked.doc.querySelector("#confirm-restore-text")?.text).toBe(REVISION_MESSAGES.confirmRestore);
+    expect(asked.doc.querySelector('form[method="post"] input[name="confirm"]')?.getAttribute("value")).toBe("yes");
+    expect(revisionsOf(id)).toHaveLength(2);
+
+    const before = stamp();
+    const restored = await client.post(page, { intent: "restore", revision: first.id, confirm: "yes" });
+    expect(restored.response.status).toBe(303);
+    expect(restored.response.headers.get("location")).toBe(history(id));
+    const revisions = revisionsOf(id);
+    // History is never rewritten: the restore is a new revision.
+    expect(revisions.slice(0, 2)).toEqual([first, second]);
+    expect(revisions[2]).toMatchObject({ number: 3, title: first.title, content: first.content, sources: first.sources, editor_id: userId(email) });
+    expect(revisions[2].summary).toMatch(/^Obnovená verzia z \d{1,2}\.\s\d{1,2}\.\s\d{4},?\s\d{1,2}:\d{2}$/);
+    expect(postRow(id)).toEqual({ title: first.title, content: first.content, sources: first.sources });
+    expect(readDatabase(databasePath, (db) => db.prepare("SELECT body FROM post_texts WHERE post_id = ?").pluck().get(id))).toBe("Prvá verzia textu.");
+    expect(stamp()).not.toBe(before);
+    expect((await new Client(base).get(`/posts/${id}`)).doc.querySelector(".post-content")?.text).toBe("Prvá verzia textu.");
+    // The author's own restore is no moderation.
+    expect(logOf(id)).toEqual([]);
+
+    // The current revision has nothing to restore.
+    const again = await client.post(history(id, `?revision=${revisions[2].id}`), { intent: "restore", revision: revisions[2].id, confirm: "yes" });
+    expect(again.response.status).toBe(400);
+    expect(again.doc.querySelector(".form-error")?.text).toBe(REVISION_MESSAGES.alreadyCurrent);
+    expect(revisionsOf(id)).toHaveLength(3);
+  });
+
+  it("refuses a restore by anyone but the author or an admin, and another article's revision, changing nothing", async () => {
+    const { id, client } = await article();
+    await save(client, id, { content: "Druhá verzia textu." });
+    const [first] = revisionsOf(id);
+    const page = history(id, `?revision=${first.id}`);
+    const stranger = await registerUser(base);
+    expect((await stranger.client.get(page)).doc.querySelector('input[name="intent"][value="restore"]')).toBeNull();
+    for (const who of [stranger.client, new Client(base)]) {
+      expect((await who.post(page, { intent: "restore", revision: first.id, confirm: "yes" })).response.status).toBe(403);
+    }
+    const other = await article("Revízie: cudzí článok");
+    const foreign = revisionsOf(other.id)[0].id;
+    expect((await client.post(page, { intent: "restore", revision: foreign, confirm: "yes" })).response.status).toBe(404);
+    expect((await client.post(page, { intent: "restore", revision: foreign })).response.status).toBe(404);
+    expect(revisionsOf(id)).toHaveLength(2);
+    expect(postRow(id)).toMatchObject({ content: "Druhá verzia textu." });
+  });
+
+  it("writes an admin's restore of someone else's article in the moderation log", async () => {
+    const title = "Revízie: obnova administrátorom";
+    const { id, client } = await article(title);
+    await save(client, id, { title, content: "Poškodený text." });
+    const [first] = revisionsOf(id);
+    const admin = await registerUser(base);
+    readDatabase(databasePath, (db) => db.prepare("UPDATE users SET is_admin = 1 WHERE email = ?").run(admin.email), true);
+    const restored = await admin.client.post(history(id, `?revision=${first.id}`), { intent: "restore", revision: first.id, confirm: "yes" });
+    expect(restored.response.status).toBe(303);
+    expect(revisionsOf(id)[2]).toMatchObject({ number: 3, content: first.content, editor_id: userId(admin.email) });
+    expect(logOf(id)).toEqual([{ actor_id: userId(admin.email), action: "restoreArticle", target_post_title: title, detail: "verzia 1" }]);
   });
 });

@@ -64,6 +64,12 @@ describe("an article's history uses indexes that match it", () => {
     expectIndexedWithoutSort(steps);
   });
 
+  it("one revision of one article: its primary key, the editor's by key", () => {
+    const steps = explain(revisionQueries.one, { id: "r", postId: "x" });
+    expect(steps.join(" ")).toMatch(/SEARCH r USING INDEX sqlite_autoindex_revisions_1 \(id=\?\)/);
+    expectIndexedWithoutSort(steps);
+  });
+
   it("recording a revision: the article, its tags, its editor and its last number by key (the tags' sort is of five rows at most)", () => {
     const steps = explain(revisionQueries.insert, { id: "r", postId: "x", editorId: "u", summary: "" });
     expect(steps.join(" ")).toContain("revisions_post_number_idx");

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { contentToLines } from "~/lib/content-text";
+import type { FieldDiff } from "~/lib/revisions";
+import { DIFF_BUDGET_MS, diffField, diffVersions } from "~/services/revision-diff.server";
+import { unrelatedText } from "../support/unrelated-text";
+
+const changed = (diff: FieldDiff) => ("parts" in diff ? diff.parts.filter((part) => part.added || part.removed) : null);
+
+describe("comparing two revisions word by word", () => {
+  it("marks a changed word as removed from the older version and added in the newer", () => {
+    const diff = diffField("Bitka pri Lipanoch bola v roku 1434.", "Bitka pri Lipanoch bola v máji 1434.", Date.now() + 1000);
+    expect(changed(diff)).toEqual([
+      { value: "roku", added: false, removed: true },
+      { value: "máji", added: true, removed: false },
+    ]);
+    // Nothing is lost: the older version is what is kept plus what is removed, the newer what is kept plus what is added.
+    const parts = "parts" in diff ? diff.parts : [];
+    expect(parts.filter((part) => !part.added).map((part) => part.value).join("")).toBe("Bitka pri Lipanoch bola v roku 1434.");
+    expect(parts.filter((part) => !part.removed).map((part) => part.value).join("")).toBe("Bitka pri Lipanoch bola v máji 1434.");
+  });
+
+  it("compares the stored content's text, never its markup: a tag is no change, a word inside a link is", () => {
+    const older = contentToLines("Prvý odsek.<br/>Druhý <b>odsek</b> s <a href=\"https://example.org/\">odkazom</a>.");
+    const newer = contentToLines("Prvý odsek.<br/>Druhý odsek s <a href=\"https://example.com/\">odkazmi</a>.");
+    expect(older).toBe("Prvý odsek.\nDruhý odsek s odkazom.");
+    expect(changed(diffField(older, newer, Date.now() + 1000))).toEqual([
+      { value: "odkazom", added: false, removed: true },
+      { value: "odkazmi", added: true, removed: false },
+    ]);
+    expect(changed(diffField("x", "x", Date.now() + 1000))).toEqual([]);
+  });
+
+  it("answers the worst allowed comparison, two unrelated 30,000-character revisions, in under a second, with only their sizes", () => {
+    const older = unrelatedText(1, 30_000);
+    const newer = unrelatedText(2, 30_000);
+    expect([older.length, newer.length]).toEqual([30_000, 30_000]);
+    const started = performance.now();
+    const diff = diffVersions({ title: "Lipany", text: older, sources: older }, { title: "Lipany 1434", text: newer, sources: newer });
+    const elapsed = performance.now() - started;
+    console.log(`worst comparison (text and sources of 30,000 unrelated characters each): ${elapsed.toFixed(0)} ms`);
+    expect(elapsed).toBeLessThan(1000);
+    // The whole comparison stays within its budget (a little slack for a busy machine's timer).
+    expect(elapsed).toBeLessThan(DIFF_BUDGET_MS + 200);
+    expect(diff.text).toEqual({ tooLarge: { from: 30_000, to: 30_000 } });
+    expect(diff.sources).toEqual({ tooLarge: { from: 30_000, to: 30_000 } });
+    // A title is short: it is still compared.
+    expect(changed(diff.title)?.map((part) => part.value.trim())).toEqual(["1434"]);
+  });
+
+  it("still shows a small edit of a 30,000-character text word by word", () => {
+    const older = unrelatedText(3, 30_000);
+    const words = older.split(" ");
+    words[2000] = "ZMENENÉ";
+    const started = performance.now();
+    const diff = diffField(older, words.join(" "), Date.now() + DIFF_BUDGET_MS);
+    expect(performance.now() - started).toBeLessThan(DIFF_BUDGET_MS);
+    expect(changed(diff)?.map((part) => part.value)).toContain("ZMENENÉ");
+  });
+});
