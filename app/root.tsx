@@ -7,13 +7,12 @@ import {
   ScrollRestoration,
   useLocation,
   useNavigation,
-  useRouteError,
 } from "@remix-run/react";
+import { ErrorPage } from "~/components/ErrorPage";
 import { SiteFooter } from "~/components/SiteFooter";
 import { SiteHeader } from "~/components/SiteHeader";
-import { errorSummary } from "~/lib/errors";
 import { useNonce } from "~/lib/nonce";
-import { pageTitle, SITE_NAME } from "~/lib/site";
+import { SITE_NAME } from "~/lib/site";
 import type { SignedInUser } from "~/lib/types";
 import { env } from "~/config/env.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -77,21 +76,4 @@ export default function App() {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const { title, text } = errorSummary(error);
-  const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
-  return (
-    <main id="obsah" className="page error-page">
-      <title>{pageTitle(title)}</title>
-      <h1>{title}</h1>
-      <p>{text}</p>
-      {detail && <pre>{detail}</pre>}
-      <p>
-        <a className="button" href="/posts">
-          Prejsť na články
-        </a>
-      </p>
-    </main>
-  );
-}
+export { ErrorPage as ErrorBoundary };

@@ -1,6 +1,7 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ErrorPage } from "~/components/ErrorPage";
 import { OldRevision } from "~/components/OldRevision";
 import { Pager } from "~/components/Pager";
 import { RevisionComparison } from "~/components/RevisionComparison";
@@ -10,7 +11,7 @@ import { canModify } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
 import { countRevisions, listRevisions } from "~/models/revisions.server";
-import { retryAfter } from "~/services/concurrency.server";
+import { BusyError, retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { mayChangePost } from "~/services/posts.server";
 import { compareRevisions, findRevision, restoreRevision } from "~/services/revisions.server";
@@ -31,6 +32,12 @@ function notFound(): never {
   throw data(null, { status: 404 });
 }
 
+/** Too many comparisons waiting for the diff worker: 503, come back in a moment. */
+function busy(error: unknown): never {
+  if (error instanceof BusyError) throw data(null, { status: 503, headers: retryAfter(503) });
+  throw error;
+}
+
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const post = getPost(params.postId ?? "") ?? notFound();
   const query = new URL(request.url).searchParams;
@@ -48,7 +55,8 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     };
   }
   if (query.has("from") || query.has("to")) {
-    return { mode: "compare" as const, post: article, comparison: compareRevisions(post.id, query.get("from"), query.get("to")) ?? notFound() };
+    const comparison = await compareRevisions(post.id, query.get("from"), query.get("to")).catch(busy);
+    return { mode: "compare" as const, post: article, comparison: comparison ?? notFound() };
   }
   const total = countRevisions(post.id);
   const pages = Math.max(1, Math.ceil(total / REVISIONS_PER_PAGE));
@@ -56,6 +64,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const revisions = listRevisions(post.id, { offset: (page - 1) * REVISIONS_PER_PAGE, limit: REVISIONS_PER_PAGE });
   return { mode: "list" as const, post: article, total, page, pages, revisions };
 }
+
+/** A thrown answer's headers on the document too (the busy answer's Retry-After): Remix sends a route's headers only through this export. */
+export const headers: HeadersFunction = ({ errorHeaders }) => errorHeaders ?? {};
 
 const NO_ANSWER = { error: null as string | null, confirmRestore: false };
 
@@ -159,8 +170,11 @@ export default function PostHistory() {
   );
 }
 
+// Its own boundary, so that a busy answer's Retry-After reaches the document (see `headers`).
+export { ErrorPage as ErrorBoundary };
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  if (!data) return [{ title: pageTitle("Článok sa nenašiel") }];
+  if (!data) return [];
   const what = { list: "História", compare: "Porovnanie verzií", revision: "Staršia verzia" }[data.mode];
   // An old text and a comparison are not the article: search engines should find the article itself.
   return [{ title: pageTitle(`${what}: ${data.post.title}`) }, ...(data.mode === "list" ? [] : [{ name: "robots", content: "noindex" }])];

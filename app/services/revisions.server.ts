@@ -28,8 +28,8 @@ const textsOf = (revision: RevisionContent) => ({
   sources: sourcesToTyped(revision.sources),
 });
 
-/** Two revisions of this article compared, the older first (named newer first, they are swapped); undefined when either is not this article's. */
-export function compareRevisions(postId: string, fromId: string | null, toId: string | null): Comparison | undefined {
+/** Two revisions of this article compared, the older first (named newer first, they are swapped); undefined when either is not this article's. Rejects with BusyError when too many comparisons wait. */
+export async function compareRevisions(postId: string, fromId: string | null, toId: string | null): Promise<Comparison | undefined> {
   const from = findRevision(postId, fromId);
   const to = findRevision(postId, toId);
   if (!from || !to) return undefined;
@@ -39,7 +39,7 @@ export function compareRevisions(postId: string, fromId: string | null, toId: st
     from: info(older),
     to: info(newer),
     swapped,
-    ...diffVersions(textsOf(older), textsOf(newer)),
+    ...(await diffVersions(textsOf(older), textsOf(newer))),
     tags: { added: newer.tags.filter((tag) => !older.tags.includes(tag)), removed: older.tags.filter((tag) => !newer.tags.includes(tag)) },
     imageChanged: older.image !== newer.image,
   };

@@ -212,6 +212,25 @@ describe("comparing, viewing and restoring revisions", () => {
     );
   });
 
+  // That the diffs leave the event loop free for readers meanwhile is tests/unit/revision-diff.test.ts's (timed there without HTTP's noise).
+  it("answers a burst of costly comparisons 'busy' (503, Retry-After) beyond what waits", async () => {
+    const { id, client } = await article();
+    for (const seed of [3, 4, 5]) expect((await save(client, id, { content: unrelatedText(seed, 30_000) })).response.status).toBe(303);
+    const [, second, third, fourth] = revisionsOf(id);
+    const pairs = [`?from=${second.id}&to=${third.id}`, `?from=${third.id}&to=${fourth.id}`, `?from=${second.id}&to=${fourth.id}`];
+    const visitor = new Client(base);
+    const burst = Array.from({ length: 30 }, (_, i) => visitor.get(history(id, pairs[i % 3])));
+    const answers = await Promise.all(burst);
+    const statuses = answers.map(({ response }) => response.status);
+    console.log(`30 worst comparisons at once: ${statuses.filter((s) => s === 200).length} compared, ${statuses.filter((s) => s === 503).length} busy`);
+    expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
+    expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(9);
+    const refused = answers.find(({ response }) => response.status === 503)!;
+    expect(refused.response.headers.get("retry-after")).toBe("5");
+    expect(refused.doc.querySelector("h1")?.text).toBe("Server je preťažený");
+  });
+
   it("shows an old revision as readers saw it, marked as old, linked to the current article, not indexed", async () => {
     const { id, client } = await article();
     await save(client, id, { title: "Revízie: Lipany 1434", content: "Druhá verzia textu.", sources: "Kronika https://example.org/kronika" });

@@ -1,14 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { contentToLines } from "~/lib/content-text";
+import { BusyError } from "~/services/concurrency.server";
 import type { FieldDiff } from "~/lib/revisions";
-import { DIFF_BUDGET_MS, diffField, diffVersions } from "~/services/revision-diff.server";
+import { DIFF_BUDGET_MS, diffVersions, type VersionTexts } from "~/services/revision-diff.server";
 import { unrelatedText } from "../support/unrelated-text";
+
+/** One text compared (as an article's body, beside an unchanged title and sources). */
+const diffText = async (from: string, to: string): Promise<FieldDiff> => {
+  const version = (text: string): VersionTexts => ({ title: "Lipany", text, sources: "" });
+  return (await diffVersions(version(from), version(to))).text;
+};
 
 const changed = (diff: FieldDiff) => ("parts" in diff ? diff.parts.filter((part) => part.added || part.removed) : null);
 
 describe("comparing two revisions word by word", () => {
-  it("marks a changed word as removed from the older version and added in the newer", () => {
-    const diff = diffField("Bitka pri Lipanoch bola v roku 1434.", "Bitka pri Lipanoch bola v máji 1434.", Date.now() + 1000);
+  it("marks a changed word as removed from the older version and added in the newer", async () => {
+    const diff = await diffText("Bitka pri Lipanoch bola v roku 1434.", "Bitka pri Lipanoch bola v máji 1434.");
     expect(changed(diff)).toEqual([
       { value: "roku", added: false, removed: true },
       { value: "máji", added: true, removed: false },
@@ -19,23 +26,23 @@ describe("comparing two revisions word by word", () => {
     expect(parts.filter((part) => !part.removed).map((part) => part.value).join("")).toBe("Bitka pri Lipanoch bola v máji 1434.");
   });
 
-  it("compares the stored content's text, never its markup: a tag is no change, a word inside a link is", () => {
+  it("compares the stored content's text, never its markup: a tag is no change, a word inside a link is", async () => {
     const older = contentToLines("Prvý odsek.<br/>Druhý <b>odsek</b> s <a href=\"https://example.org/\">odkazom</a>.");
     const newer = contentToLines("Prvý odsek.<br/>Druhý odsek s <a href=\"https://example.com/\">odkazmi</a>.");
     expect(older).toBe("Prvý odsek.\nDruhý odsek s odkazom.");
-    expect(changed(diffField(older, newer, Date.now() + 1000))).toEqual([
+    expect(changed(await diffText(older, newer))).toEqual([
       { value: "odkazom", added: false, removed: true },
       { value: "odkazmi", added: true, removed: false },
     ]);
-    expect(changed(diffField("x", "x", Date.now() + 1000))).toEqual([]);
+    expect(changed(await diffText("x", "x"))).toEqual([]);
   });
 
-  it("answers the worst allowed comparison, two unrelated 30,000-character revisions, in under a second, with only their sizes", () => {
+  it("answers the worst allowed comparison, two unrelated 30,000-character revisions, in under a second, with only their sizes", async () => {
     const older = unrelatedText(1, 30_000);
     const newer = unrelatedText(2, 30_000);
     expect([older.length, newer.length]).toEqual([30_000, 30_000]);
     const started = performance.now();
-    const diff = diffVersions({ title: "Lipany", text: older, sources: older }, { title: "Lipany 1434", text: newer, sources: newer });
+    const diff = await diffVersions({ title: "Lipany", text: older, sources: older }, { title: "Lipany 1434", text: newer, sources: newer });
     const elapsed = performance.now() - started;
     console.log(`worst comparison (text and sources of 30,000 unrelated characters each): ${elapsed.toFixed(0)} ms`);
     expect(elapsed).toBeLessThan(1000);
@@ -47,13 +54,46 @@ describe("comparing two revisions word by word", () => {
     expect(changed(diff.title)?.map((part) => part.value.trim())).toEqual(["1434"]);
   });
 
-  it("still shows a small edit of a 30,000-character text word by word", () => {
+  it("still shows a small edit of a 30,000-character text word by word", async () => {
     const older = unrelatedText(3, 30_000);
     const words = older.split(" ");
     words[2000] = "ZMENENÉ";
     const started = performance.now();
-    const diff = diffField(older, words.join(" "), Date.now() + DIFF_BUDGET_MS);
+    const diff = await diffText(older, words.join(" "));
     expect(performance.now() - started).toBeLessThan(DIFF_BUDGET_MS);
     expect(changed(diff)?.map((part) => part.value)).toContain("ZMENENÉ");
+  });
+
+  it("runs off the event loop: readers are served while the worst comparisons are worked out", async () => {
+    const worst = () => diffVersions({ title: "A", text: unrelatedText(4, 30_000), sources: "" }, { title: "B", text: unrelatedText(5, 30_000), sources: "" });
+    let longestPause = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestPause = Math.max(longestPause, now - last);
+      last = now;
+    }, 5);
+    try {
+      await Promise.all([worst(), worst(), worst()]);
+    } finally {
+      clearInterval(ticker);
+    }
+    console.log(`longest pause of the event loop during three worst comparisons: ${longestPause.toFixed(0)} ms`);
+    // On the event loop each would stop it for about 50–250 ms.
+    expect(longestPause).toBeLessThan(40);
+  });
+
+  it("answers 'busy' at once when more comparisons wait than the worker will queue", async () => {
+    const text = unrelatedText(6, 30_000);
+    const asked = Array.from({ length: 14 }, (_, i) =>
+      diffVersions({ title: "A", text, sources: "" }, { title: "B", text: unrelatedText(7 + i, 30_000), sources: "" }).then(
+        () => "compared",
+        (error: unknown) => (error instanceof BusyError ? "busy" : "failed"),
+      ),
+    );
+    const answers = await Promise.all(asked);
+    // One running and eight waiting are compared; the rest are told at once.
+    expect(answers.filter((answer) => answer === "compared")).toHaveLength(9);
+    expect(answers.filter((answer) => answer === "busy")).toHaveLength(5);
   });
 });
