@@ -122,4 +122,34 @@ describe("the mail outbox", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(readDatabase(server.databasePath, (db) => db.prepare("SELECT count(*) FROM mail_outbox").pluck().get() as number)).toBe(before);
   });
+
+  it("queues at most 5 mails for one address (and then no reset link either), and gives up a mail that can no longer arrive in time", async () => {
+    const { email } = await registerUser(server.url);
+    const now = Date.now();
+    const insert = (id: string, recipient: string, sendBefore: number, nextAttemptAt: number) =>
+      readDatabase(
+        server.databasePath,
+        (db) =>
+          db
+            .prepare("INSERT INTO mail_outbox (id, recipient, subject, text, html, created_at, send_before, next_attempt_at) VALUES (?, ?, 'Skúška', 'text', '<p>text</p>', ?, ?, ?)")
+            .run(id, recipient, now, sendBefore, nextAttemptAt),
+        true,
+      );
+    // Five waiting for this address, due in an hour.
+    for (let i = 0; i < 5; i++) insert(`full-${i}-${now}`, email, now + 2 * 3_600_000, now + 3_600_000);
+    // One that had to go before now: it must not be sent late.
+    const stale = `stale-${now}@example.com`;
+    insert(`stale-${now}`, stale, now - 1, now);
+    await new Client(server.url).post("/signinsignup?forgot", { intent: "forgot", email });
+    // Another address's reset wakes the sender, which meets the stale mail first.
+    await askForReset();
+    const givenUp = await until("the stale mail given up", () => outbox(stale).find((row) => row.gave_up_at));
+    expect(givenUp).toMatchObject({ sent_at: null, text: "" });
+    expect(await mailsTo(stale)).toEqual([]);
+    expect(outbox(email)).toHaveLength(5);
+    const tokens = readDatabase(server.databasePath, (db) =>
+      db.prepare("SELECT count(*) FROM password_reset_tokens t JOIN users u ON u.id = t.user_id WHERE u.email = ?").pluck().get(email),
+    );
+    expect(tokens).toBe(0);
+  });
 });
