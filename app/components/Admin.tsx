@@ -1,4 +1,6 @@
 import { NavLink } from "@remix-run/react";
+import { formatDateTime, isoTime } from "~/lib/dates";
+import { showHiddenControls } from "~/lib/rules";
 
 /** The admin pages' own navigation. */
 export function AdminNav() {
@@ -17,4 +19,20 @@ export function AccountStatus({ account }: { account: { disabledAt: number | nul
   if (account.disabledAt) return <span className="status status-disabled">zablokovaný</span>;
   if (!account.canSignIn) return <span className="status">bez prihlásenia</span>;
   return <span className="status status-active">aktívny</span>;
+}
+
+/** The mail outbox as /admin shows it: what waits, and the last failure (mail trouble never makes the site unhealthy, so it is said here). */
+export function MailStatus({ waiting, lastFailure }: { waiting: number; lastFailure: { lastError: string | null; createdAt: number; gaveUpAt: number | null } | null }) {
+  return (
+    <section aria-labelledby="posta">
+      <h2 id="posta">Odchádzajúca pošta</h2>
+      <p>{waiting === 0 ? "Všetky e-maily sú odoslané." : `Na odoslanie čaká e-mailov: ${waiting}. Server ich skúša poslať znova.`}</p>
+      {lastFailure && (
+        <p className="muted">
+          Posledná chyba pri e-maile z <time dateTime={isoTime(lastFailure.createdAt)}>{formatDateTime(lastFailure.createdAt)}</time>
+          {lastFailure.gaveUpAt ? " (vzdané)" : ""}: {showHiddenControls(lastFailure.lastError ?? "")}
+        </p>
+      )}
+    </section>
+  );
 }

@@ -290,3 +290,35 @@ export const moderationLog = sqliteTable("moderation_log", {
   /** E.g. how many articles were removed, or the reason of a report. */
   detail: text("detail").notNull().default(""),
 });
+
+/**
+ * Every mail the site sends, kept until it is delivered (mail-outbox.server.ts):
+ * retried with backoff across restarts, never after `sendBefore` (a reset link
+ * past its validity is not sent stale). Once delivered or given up, its
+ * subject and text are emptied (a reset link is a key to an account) and
+ * the row is kept a week for /admin, then removed.
+ */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    /** Random; also the Idempotency-Key Resend is given, so a retry after a lost answer is not a second mail. */
+    id: text("id").primaryKey(),
+    recipient: text("recipient").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    createdAt: integer("created_at").notNull(),
+    sendBefore: integer("send_before").notNull(),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    sentAt: integer("sent_at"),
+    gaveUpAt: integer("gave_up_at"),
+  },
+  (t) => [
+    // The mails waiting, by when they are next due: the sender's only query on its timer.
+    index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} IS NULL AND ${t.gaveUpAt} IS NULL`),
+    index("mail_outbox_recipient_idx").on(t.recipient, t.createdAt),
+    index("mail_outbox_created_idx").on(t.createdAt),
+  ],
+);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AdminNav, AccountStatus } from "~/components/Admin";
+import { AdminNav, AccountStatus, MailStatus } from "~/components/Admin";
 import { ConfirmAction } from "~/components/ConfirmAction";
 import { FormError, Notice } from "~/components/Messages";
 import { Pager } from "~/components/Pager";
@@ -13,6 +13,7 @@ import { showNonAscii } from "~/lib/text-controls";
 import { listOpenReports } from "~/models/reports.server";
 import { countAccounts, findAccounts } from "~/models/users.server";
 import { readForm } from "~/services/forms.server";
+import { mailOutboxStatus } from "~/services/mail-outbox.server";
 import { deleteReportedPost, dismissReport } from "~/services/moderation.server";
 import { requireAdmin } from "~/services/session.server";
 
@@ -38,6 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     query,
     accounts: { rows: findAccounts(query, window), total, page: window.page, pages: window.pages },
     reports: listOpenReports(REPORTS_SHOWN),
+    mail: mailOutboxStatus(),
     notice: done && Object.hasOwn(REPORT_ACTIONS, done) ? REPORT_ACTIONS[done as ReportAction].done : null,
   };
 }
@@ -58,7 +60,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Admin() {
-  const { query, accounts, reports, notice } = useLoaderData<typeof loader>();
+  const { query, accounts, reports, notice, mail } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const confirming = result?.confirm && reports.rows.find((r) => r.id === result.confirm!.report);
   const hrefOf = (page: number) => `/admin?${new URLSearchParams({ ...(query && { q: query }), page: String(page) })}`;
@@ -175,6 +177,8 @@ export default function Admin() {
         )}
         <Pager page={accounts.page} pages={accounts.pages} hrefOf={hrefOf} label="Stránky účtov" />
       </section>
+
+      <MailStatus {...mail} />
     </main>
   );
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Resend } from "resend";
@@ -12,27 +11,32 @@ const resend = env.resendApiKey ? new Resend(env.resendApiKey, env.resendBaseUrl
 /** Where messages go when no RESEND_API_KEY is set: one file per message. */
 export const outboxDir = path.join(env.dataDir, "outbox");
 
+/** The mail service refused this mail for what it is (e.g. an address it will not take): trying again will not help. */
+export class MailRefusedError extends Error {
+  override name = "MailRefusedError";
+}
+
+/** Resend's answers that say the mail itself is wrong; anything else (down, limits, keys) may pass later. */
+const REFUSED_STATUSES = new Set([400, 422]);
+
 /**
- * Send an e-mail through Resend, or without a key write it to the local outbox.
- * Never throws: a failure is logged, and the caller answers the user the same way.
+ * Deliver one mail through Resend or, without a key, to the local outbox
+ * folder. `id` makes a repeat harmless: Resend is given it as the
+ * Idempotency-Key, and the folder's file is named by it. Throws when the
+ * mail did not go (MailRefusedError when it never will).
  */
-export async function sendMail(mail: Mail): Promise<boolean> {
-  try {
-    if (resend) {
-      const { error } = await resend.emails.send({ from: env.mailFrom, ...mail });
-      if (error) throw new Error(`Resend: ${error.name}: ${error.message}`);
-      return true;
-    }
-    await mkdir(outboxDir, { recursive: true });
-    const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`);
-    // Header lines and the log line: no control character may start a new header or reach a terminal.
-    const to = showHiddenControls(mail.to);
-    const message = [`From: ${env.mailFrom}`, `To: ${to}`, `Subject: ${showHiddenControls(mail.subject)}`, "Content-Type: text/plain; charset=utf-8", "", mail.text].join("\n");
-    await writeFile(file, message, { mode: 0o600 });
-    console.info(`Mail outbox (no RESEND_API_KEY): "${showHiddenControls(mail.subject)}" to ${to} written to ${file}`);
-    return true;
-  } catch (error) {
-    console.error("Could not send e-mail", error);
-    return false;
+export async function deliverMail(mail: Mail, id: string): Promise<void> {
+  if (resend) {
+    const { error } = await resend.emails.send({ from: env.mailFrom, ...mail }, { idempotencyKey: id });
+    if (!error) return;
+    const reason = `Resend: ${error.name}: ${error.message}`;
+    throw REFUSED_STATUSES.has(error.statusCode ?? 0) ? new MailRefusedError(reason) : new Error(reason);
   }
+  await mkdir(outboxDir, { recursive: true });
+  const file = path.join(outboxDir, `${id}.eml`);
+  // Header lines and the log line: no control character may start a new header or reach a terminal.
+  const to = showHiddenControls(mail.to);
+  const message = [`From: ${env.mailFrom}`, `To: ${to}`, `Subject: ${showHiddenControls(mail.subject)}`, "Content-Type: text/plain; charset=utf-8", "", mail.text].join("\n");
+  await writeFile(file, message, { mode: 0o600 });
+  console.info(`Mail outbox (no RESEND_API_KEY): "${showHiddenControls(mail.subject)}" to ${to} written to ${file}`);
 }

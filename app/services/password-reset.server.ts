@@ -4,7 +4,8 @@ import { showHiddenControls } from "~/lib/rules";
 import { getUserByEmail, getUserById, setPasswordHash } from "~/models/users.server";
 import { hashPassword } from "./auth.server";
 import { env } from "~/config/env.server";
-import { sendMail } from "./mail.server";
+import { inTransaction } from "~/db/connection.server";
+import { queueMail } from "./mail-outbox.server";
 import { endAllSessionsOf } from "./session.server";
 import { clearSignInLimits, LIMITS } from "./throttle.server";
 import { forgetDevicesOf } from "./trusted-devices.server";
@@ -45,18 +46,26 @@ function resetMail(storedName: string, link: string) {
   return { subject: "Obnovenie hesla – Dejiny", text, html };
 }
 
+/** A link goes out only while the owner has time to use it: a mail still waiting this close to the link's end is given up. */
+const LAST_USEFUL_MS = 5 * 60 * 1000;
+
 /**
- * Send a reset link if an account has this e-mail. The caller answers the same
+ * Queue a reset link if an account has this e-mail: its token and its mail
+ * are written together (the outbox delivers it). The caller answers the same
  * whatever happens here, so nobody learns which e-mails have accounts.
  */
-async function sendResetLink(email: string): Promise<void> {
+function queueResetLink(email: string): void {
   const user = getUserByEmail(email);
   if (!user?.passwordHash || user.disabledAt) return;
   const token = randomBytes(32).toString("base64url");
-  insertResetToken({ tokenHash: hashToken(token), userId: user.id, expiresAt: Date.now() + TOKEN_LIFETIME });
+  const expiresAt = Date.now() + TOKEN_LIFETIME;
   // Built from PUBLIC_URL, never from the request's Host header.
   const link = `${env.publicUrl}/reset-password?token=${token}`;
-  await sendMail({ to: user.email, ...resetMail(user.displayName, link) });
+  inTransaction(() => {
+    if (queueMail({ to: user.email, ...resetMail(user.displayName, link) }, { sendBefore: expiresAt - LAST_USEFUL_MS })) {
+      insertResetToken({ tokenHash: hashToken(token), userId: user.id, expiresAt });
+    }
+  });
 }
 
 const QUEUE_MAX = 1_000;
@@ -66,9 +75,9 @@ let draining: NodeJS.Timeout | undefined;
 
 /**
  * Reset requests are answered at once and handled a moment later, on a timer
- * of their own: looking the account up, writing its token and sending the
- * mail would otherwise make the answer for an existing account slower than
- * for an unknown one. The queue is bounded (requests are throttled anyway).
+ * of their own: looking the account up and writing its token and mail would
+ * otherwise make the answer for an existing account slower than for an
+ * unknown one. The queue is bounded (requests are throttled anyway).
  */
 export function queuePasswordReset(email: string): void {
   if (queue.length >= QUEUE_MAX) return void console.error("Password reset queue full; a request was dropped");
@@ -76,18 +85,13 @@ export function queuePasswordReset(email: string): void {
   draining ??= setTimeout(drain, QUEUE_TICK_MS);
 }
 
-/** A mail service that does not answer must not hold up the resets behind it. */
-const SEND_TIMEOUT_MS = 15_000;
-
-async function drain(): Promise<void> {
+function drain(): void {
   for (let email = queue.shift(); email !== undefined; email = queue.shift()) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from the mail service in ${SEND_TIMEOUT_MS / 1000} s`)), SEND_TIMEOUT_MS).unref();
-    });
-    await Promise.race([sendResetLink(email), timeout])
-      .catch((error) => console.error("Password reset request failed", error))
-      .finally(() => clearTimeout(timer));
+    try {
+      queueResetLink(email);
+    } catch (error) {
+      console.error("Password reset request failed", error);
+    }
   }
   draining = undefined;
 }

@@ -4,6 +4,7 @@ import { indexMissingPosts } from "~/models/search.server";
 import { seedDemoContent } from "./demo.server";
 import { env } from "~/config/env.server";
 import { addMissingThumbnails, removeLooseImages } from "./images.server";
+import { startMailSender } from "./mail-outbox.server";
 import { removeStalePendingImages } from "./posts.server";
 
 const HOUR = 60 * 60 * 1000;
@@ -11,7 +12,7 @@ const HOUR = 60 * 60 * 1000;
 /**
  * Runs once before the server listens (the database module has already
  * applied migrations on import): indexes articles the search does not know
- * yet (all of them, on the first start after an upgrade), removes the files of interrupted uploads and deletes,
+ * yet (all of them, on the first start after an upgrade), starts delivering the mail outbox, removes the files of interrupted uploads and deletes,
  * schedules the clean-up of unused pending images, and on the very first
  * start of an installation with no posts publishes the demo articles unless
  * DEMO_CONTENT=off. A read-only replica does none of it.
@@ -31,6 +32,7 @@ export async function startup(): Promise<void> {
     // A bucket out of reach need not keep the site down: the loose files wait for the next start.
     console.error("Could not clean up the image files; the next start tries again", error);
   }
+  startMailSender();
   await removeStalePendingImages();
   if (!getMeta(THUMBNAILS_COMPLETE)) void addThumbnails();
   // Hourly, and not keeping the process alive on its own.

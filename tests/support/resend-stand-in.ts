@@ -1,25 +1,53 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type SentMail = { from: string; to: string | string[]; subject: string; text: string; html: string; authorization: string };
+export type SentMail = { from: string; to: string | string[]; subject: string; text: string; html: string; authorization: string; idempotencyKey: string };
+
+/** How the stand-in answers: as Resend does, as a Resend that is down, or taking the mail and losing its answer once. */
+export type StandInMode = "ok" | "down" | "loseAnswer";
 
 /**
  * A stand-in for Resend's HTTP API on 127.0.0.1 (the real one is not
  * reachable from here): the real `resend` client POSTs to `${base}/emails`.
- * Tests read what it received from GET /__sent.
+ * As Resend does, a request with an Idempotency-Key already accepted is
+ * answered again without a second mail. Tests read what it received from
+ * GET /__sent, and set how it answers with POST /__mode (StandInMode).
  */
 export async function startResendStandIn() {
   const sent: SentMail[] = [];
+  const accepted = new Map<string, string>();
+  let mode: StandInMode = "ok";
+  let requests = 0;
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
       if (req.method === "POST" && req.url === "/emails") {
-        const mail = JSON.parse(body);
-        sent.push({ ...mail, authorization: req.headers.authorization ?? "" });
-        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ id: `stand-in-${sent.length}` }));
+        requests++;
+        if (mode === "down") {
+          res.writeHead(503, { "Content-Type": "application/json" }).end(JSON.stringify({ name: "internal_server_error", message: "stand-in is down", statusCode: 503 }));
+          return;
+        }
+        const key = req.headers["idempotency-key"];
+        const earlier = typeof key === "string" ? accepted.get(key) : undefined;
+        const id = earlier ?? `stand-in-${sent.length + 1}`;
+        if (!earlier) {
+          sent.push({ ...JSON.parse(body), authorization: req.headers.authorization ?? "", idempotencyKey: key ?? "" });
+          if (typeof key === "string") accepted.set(key, id);
+        }
+        if (mode === "loseAnswer") {
+          mode = "ok";
+          req.socket.destroy();
+          return;
+        }
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ id }));
       } else if (req.method === "GET" && req.url === "/__sent") {
         res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(sent));
+      } else if (req.method === "GET" && req.url === "/__requests") {
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(requests));
+      } else if (req.method === "POST" && req.url === "/__mode") {
+        mode = body as StandInMode;
+        res.writeHead(204).end();
       } else {
         res.writeHead(404).end();
       }
@@ -27,7 +55,13 @@ export async function startResendStandIn() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url,
+    setMode: async (next: StandInMode) => void (await fetch(`${url}/__mode`, { method: "POST", body: next })),
+    /** Every POST /emails it was sent, answered or not. */
+    requests: async (): Promise<number> => (await fetch(`${url}/__requests`)).json(),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The mails the stand-in has received so far. */

@@ -1,0 +1,61 @@
+import { and, asc, count, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { db } from "~/db/connection.server";
+import { mailOutbox } from "~/db/schema.server";
+
+/** The mails the site has to send, kept until delivered (app/services/mail-outbox.server.ts says when and how). */
+
+export type OutboxMail = typeof mailOutbox.$inferSelect;
+
+const waiting = and(isNull(mailOutbox.sentAt), isNull(mailOutbox.gaveUpAt));
+
+export function insertMail(mail: Pick<OutboxMail, "id" | "recipient" | "subject" | "text" | "html" | "createdAt" | "sendBefore" | "nextAttemptAt">): void {
+  db.insert(mailOutbox).values(mail).run();
+}
+
+/** Mails not yet delivered nor given up: all of them, or one recipient's. */
+export function countWaitingMails(recipient?: string): number {
+  const where = recipient === undefined ? waiting : and(waiting, eq(mailOutbox.recipient, recipient));
+  return db.select({ n: count() }).from(mailOutbox).where(where).get()?.n ?? 0;
+}
+
+/** The waiting mail due first (mail_outbox_due_idx), due or not. */
+export function nextWaitingMail(): OutboxMail | undefined {
+  return db.select().from(mailOutbox).where(waiting).orderBy(asc(mailOutbox.nextAttemptAt)).limit(1).get();
+}
+
+/** Every waiting mail due by `now` at the latest. */
+export function makeWaitingMailsDue(now: number): void {
+  db.update(mailOutbox).set({ nextAttemptAt: sql`min(${mailOutbox.nextAttemptAt}, ${now})` }).where(waiting).run();
+}
+
+/** Delivered: its text (a reset link is a key to an account) is not kept. */
+export function markMailSent(id: string, now: number): void {
+  db.update(mailOutbox).set({ sentAt: now, text: "", html: "", attempts: sql`${mailOutbox.attempts} + 1` }).where(eq(mailOutbox.id, id)).run();
+}
+
+export function markMailRetry(id: string, nextAttemptAt: number, error: string): void {
+  db.update(mailOutbox).set({ nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1` }).where(eq(mailOutbox.id, id)).run();
+}
+
+/** Not to be tried again; why is kept, the text is not. */
+export function markMailGivenUp(id: string, now: number, error: string): void {
+  db.update(mailOutbox).set({ gaveUpAt: now, lastError: error, text: "", html: "", attempts: sql`${mailOutbox.attempts} + 1` }).where(eq(mailOutbox.id, id)).run();
+}
+
+/** Forget delivered and given-up mails created before `time`. */
+export function purgeFinishedMails(time: number): void {
+  db.delete(mailOutbox)
+    .where(and(lt(mailOutbox.createdAt, time), or(isNotNull(mailOutbox.sentAt), isNotNull(mailOutbox.gaveUpAt))))
+    .run();
+}
+
+/** The newest mail that failed an attempt (waiting for its retry or given up): what /admin shows. */
+export function lastMailFailure(): Pick<OutboxMail, "lastError" | "recipient" | "gaveUpAt" | "createdAt"> | undefined {
+  return db
+    .select({ lastError: mailOutbox.lastError, recipient: mailOutbox.recipient, gaveUpAt: mailOutbox.gaveUpAt, createdAt: mailOutbox.createdAt })
+    .from(mailOutbox)
+    .where(isNotNull(mailOutbox.lastError))
+    .orderBy(desc(mailOutbox.createdAt))
+    .limit(1)
+    .get();
+}
