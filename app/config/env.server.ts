@@ -29,6 +29,8 @@ export type Env = {
   readOnly: boolean;
   /** Images in S3-compatible object storage instead of `uploadsDir`, when set. */
   imageBucket: ImageBucket | undefined;
+  /** Below this much free space (bytes) on the data or uploads volume, uploads are refused and /healthz fails. */
+  minFreeSpace: number;
 };
 
 /** Where in S3-compatible object storage the images are kept, and how to reach it. */
@@ -114,6 +116,9 @@ export function readEnv(
   const readOnly = (source.READ_ONLY || "off").toLowerCase();
   if (!["on", "off", "true", "false", "1", "0"].includes(readOnly)) problems.push(`READ_ONLY must be "on" or "off" (or true/false, 1/0), got "${source.READ_ONLY}".`);
 
+  const minFreeMb = source.MIN_FREE_SPACE_MB ?? "64";
+  if (!/^\d{1,6}$/.test(minFreeMb)) problems.push(`MIN_FREE_SPACE_MB must be a whole number of megabytes, got "${minFreeMb}".`);
+
   if (problems.length > 0) {
     throw new EnvError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
   }
@@ -139,6 +144,7 @@ export function readEnv(
     litestreamReplicating: source.LITESTREAM_REPLICATING === "1",
     readOnly: ["on", "true", "1"].includes(readOnly),
     imageBucket,
+    minFreeSpace: Number(minFreeMb) * 1024 * 1024,
   };
 }
 

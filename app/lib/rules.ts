@@ -67,6 +67,11 @@ export const BODY_MESSAGES = {
   unreadable: "Formulár sa nepodarilo prečítať. Skúste ho, prosím, odoslať znova.",
 } as const;
 
+/** Faults of the server's storage, said in words a reader understands (README: "When something fails"). */
+export const FAULT_MESSAGES = {
+  diskFull: "Na serveri práve dochádza miesto, preto sa obrázok nedá uložiť. Váš text zostal vo formulári; obrázok vyberte znova o chvíľu.",
+} as const;
+
 export const DISPLAY_NAME_MAX_LENGTH = 50;
 export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_MIN_LENGTH = 8;

@@ -5,9 +5,11 @@ export class BusyError extends Error {
   }
 }
 
-/** A 503 says when to come back; anything else says nothing more. */
+/** A 503 (busy) and a 507 (out of space) say when to come back; anything else says nothing more. */
 export function retryAfter(status: number): Record<string, string> {
-  return status === 503 ? { "Retry-After": "5" } : {};
+  if (status === 503) return { "Retry-After": "5" };
+  if (status === 507) return { "Retry-After": "300" };
+  return {};
 }
 
 /**

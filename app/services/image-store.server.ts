@@ -1,5 +1,5 @@
 import { constants, createReadStream, type Stats } from "node:fs";
-import { lstat, mkdir, open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { access, lstat, mkdir, open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { VARIANT_FILE } from "~/lib/images";
@@ -23,6 +23,8 @@ export type ImageStore = {
   write(name: string, bytes: Buffer): Promise<void>;
   /** Remove a file (and any half-written copy of it); no error when there is none. */
   remove(name: string): Promise<void>;
+  /** Throws when files cannot be written now (a folder that is not writable, a bucket out of reach): for /healthz. */
+  check(): Promise<void>;
 };
 
 /** A name no store may touch: not a variant file's name (VARIANT_FILE). A bug, or data from elsewhere. */
@@ -118,6 +120,10 @@ export function folderStore(folder: string): ImageStore {
       await rm(file, { force: true });
       await rm(`${file}.tmp`, { force: true });
     },
+    async check() {
+      await mkdir(folder, { recursive: true });
+      await access(folder, constants.W_OK);
+    },
   };
 }
 
@@ -134,6 +140,7 @@ export function checkingNames(store: ImageStore): ImageStore {
     open: async (name) => store.open(checkImageName(name)),
     write: async (name, bytes) => store.write(checkImageName(name), bytes),
     remove: async (name) => store.remove(checkImageName(name)),
+    check: () => store.check(),
   };
 }
 

@@ -9,8 +9,9 @@ import {
   isMultipartRequest,
   type MultipartPart,
 } from "@remix-run/multipart-parser";
-import { BODY_MESSAGES, BUSY_MESSAGE, IMAGE_MAX_BYTES, MESSAGES, POST_MESSAGES, typedText } from "~/lib/rules";
+import { BODY_MESSAGES, BUSY_MESSAGE, FAULT_MESSAGES, IMAGE_MAX_BYTES, MESSAGES, POST_MESSAGES, typedText } from "~/lib/rules";
 import type { PostField, PostFormInput } from "./posts.server";
+import { lowOnSpace } from "./health.server";
 
 /**
  * Memory the upload bodies of one account, and of everyone together, may
@@ -109,6 +110,8 @@ async function readPostForm(request: Request, memory: UploadMemory): Promise<Pos
   } finally {
     reader.releaseLock();
   }
+  // Refused before anything is written, rather than failing half-way: the fields go back, the image must be picked again.
+  if (input.image && lowOnSpace()) return refuse(507, FAULT_MESSAGES.diskFull, ["image"]);
   return { input };
 }
 
