@@ -2,9 +2,9 @@
 export function ContentHint({ id }: { id: string }) {
   return (
     <p className="field-hint" id={id}>
-      Nový riadok sa zachová. Môžete použiť aj {"<b>, <i>, <em>, <strong>, <p>, <a>"}, nadpisy častí {"<h2> a <h3>"}, zoznamy {"<ul> a <ol>"} s
-      bodmi {"<li>"} a citát {"<blockquote>"} s riadkom {"<cite>"}. Napríklad: <code>{"<h2>Príčiny</h2>"}</code>,{" "}
-      <code>{"<ul><li>862</li><li>863</li></ul>"}</code>, <code>{"<blockquote>…<cite>Proglas</cite></blockquote>"}</code>.
+      Nový riadok sa zachová. Môžete použiť aj {"<b>, <i>, <em>, <strong>, <p>, <a>"}; nadpisy {"<h2>, <h3>"}; zoznamy {"<ul>, <ol>"} s{" "}
+      {"<li>"}; citát {"<blockquote>"} s riadkom {"<cite>"}. Napríklad <code>{"<h2>Príčiny</h2>"}</code> alebo{" "}
+      <code>{"<ul><li>862</li><li>863</li></ul>"}</code>.
     </p>
   );
 }
