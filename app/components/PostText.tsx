@@ -6,7 +6,7 @@ export function PostText({ content, sources }: { content: string; sources: Sourc
   const cited = linkCitations(content, sources.length);
   return (
     <>
-      {/* Stored content was sanitised when it was written (b, i, em, strong, a, p, br; a link's http(s) href); markers [n] become links to the sources. */}
+      {/* Stored content was sanitised when it was written (b, i, em, strong, a, p, br, and h2, h3, ul, ol, li, blockquote, cite; a link's http(s) href); markers [n] become links to the sources. */}
       <div className="post-content" dangerouslySetInnerHTML={{ __html: cited.html }} />
       <PostSources sources={sources} mentioned={cited.mentioned} />
     </>

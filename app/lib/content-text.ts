@@ -1,10 +1,14 @@
 /** Plain text of stored article content: for the cards' excerpts and for search. */
+import { BLOCK_TAGS, isBlockTag } from "./article-markup";
 import { CITATION_MARKER } from "./sources";
 
 const TAG = /<[^>]*>/g;
 /** A marker citing a source ([1]) with the space before it: "Prahe [2]." reads "Prahe.". */
 const MARKER = new RegExp(String.raw`\s*${CITATION_MARKER.source}`, "g");
-const BLOCK_BREAK = /<br\s*\/?>|<\/p>/gi;
+/** What ends a line or a block: words on either side are never run together. */
+const BLOCK_BREAK = new RegExp(String.raw`<br\s*\/?>|<\/p>|<\/?(?:${BLOCK_TAGS.join("|")})>`, "gi");
+/** A section heading: not part of a card's excerpt, which is the article's prose. */
+const HEADING = /<(h[23])>[\s\S]*?<\/\1>/g;
 const ENTITY = /&(amp|lt|gt|quot|#39|nbsp);/g;
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " };
 
@@ -21,13 +25,19 @@ export function contentToText(storedHtml: string): string {
 
 /**
  * Text of stored content as a reader reads it, for comparing two versions:
- * its line and paragraph breaks kept as new lines, and the markers [1] kept
- * (a changed citation is a change).
+ * its line and paragraph breaks kept as new lines, each heading, list item
+ * and quotation on lines of its own, and the markers [1] kept (a changed
+ * citation is a change).
  */
 export function contentToLines(storedHtml: string): string {
-  return storedHtml
-    .replace(BLOCK_BREAK, "\n")
-    .replace(TAG, "")
+  let text = "";
+  // Split on tags: linear, as stored content has every "<" of its text escaped.
+  for (const piece of storedHtml.split(/(<[^>]*>)/)) {
+    if (!piece.startsWith("<")) text += piece;
+    else if (/^(?:<br\s*\/?>|<\/p>)$/i.test(piece)) text += "\n";
+    else if (isBlockTag(piece) && text !== "" && !text.endsWith("\n")) text += "\n";
+  }
+  return text
     .replace(ENTITY, (_, name: string) => ENTITIES[name])
     .replace(/[^\S\n]+/g, " ")
     .replace(/ ?\n ?/g, "\n")
@@ -36,9 +46,9 @@ export function contentToLines(storedHtml: string): string {
 
 export const EXCERPT_LENGTH = 160;
 
-/** A plain-text excerpt cut on a word boundary, with an ellipsis when cut. */
+/** A plain-text excerpt of the article's prose (its headings left out), cut on a word boundary, with an ellipsis when cut. */
 export function excerptOf(storedHtml: string, maxLength = EXCERPT_LENGTH): string {
-  const text = contentToText(storedHtml);
+  const text = contentToText(storedHtml.replace(HEADING, " "));
   if (text.length <= maxLength) return text;
   const cut = text.slice(0, maxLength);
   const lastSpace = cut.lastIndexOf(" ");

@@ -191,10 +191,8 @@ export function canModify(user: { id: string; isAdmin: boolean } | null | undefi
 /** A line break in stored content, however it was written. */
 export const BR_TAG = /<br\s*\/?>/gi;
 
-/** Stored content (newlines as <br/>) back into what the author edits. */
-export function storedToEditable(stored: string): string {
-  return stored.replace(BR_TAG, "\n");
-}
+/** Stored content back into what the author edits (its line breaks and block tags as new lines). */
+export { storedToEditable } from "./article-markup";
 
 /** The tag rules, in the order their messages are shown; null when the tags are fine. */
 export function tagsProblem(tags: string[], isKnown: (tag: string) => boolean): string | null {

@@ -150,15 +150,15 @@ export function insertPostFromPending(post: NewPost): string | undefined {
   });
 }
 
-/** Save an article's new text as its next revision, by `edit.editorId`, in one transaction. */
+/** Save an article's new text as its next revision, by `edit.editorId`, in one transaction (`edit.at`: when, now unless said; the demo's history is earlier). */
 export function updatePost(
   id: string,
   change: { title: string; content: string; sources: Source[]; excerpt: string },
-  edit: { editorId: string; summary: string },
+  edit: { editorId: string; summary: string; at?: number },
 ): void {
   db.transaction((tx) => {
     tx.update(posts)
-      .set({ ...change, updatedAt: Date.now() })
+      .set({ ...change, updatedAt: edit.at ?? Date.now() })
       .where(eq(posts.id, id))
       .run();
     const { title, body } = searchTextOf({ ...change, tags: [] });

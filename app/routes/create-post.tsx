@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { ContentHint } from "~/components/ContentHint";
 import { Field } from "~/components/Field";
 import { FormError } from "~/components/Messages";
 import { ImagePicker } from "~/components/ImagePicker";
@@ -90,9 +91,7 @@ export default function CreatePost() {
             aria-invalid={invalid("content") || undefined}
             aria-describedby={invalid("content") ? "create-error" : "content-hint"}
           />
-          <p className="field-hint" id="content-hint">
-            Nový riadok sa zachová. Môžete použiť aj &lt;b&gt;, &lt;i&gt;, &lt;em&gt;, &lt;strong&gt;, &lt;p&gt; a &lt;a&gt;.
-          </p>
+          <ContentHint id="content-hint" />
         </div>
         <TagPicker initial={values?.tags ?? []} invalid={invalid("tags")} errorId="create-error" />
         <SourcesField defaultValue={values?.sources} invalid={invalid("sources")} errorId="create-error" />

@@ -13,6 +13,7 @@ import {
   useSubmit,
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { ContentHint } from "~/components/ContentHint";
 import { Field } from "~/components/Field";
 import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
@@ -208,7 +209,9 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               onChange={(e) => setContent(e.currentTarget.value)}
               required
               aria-invalid={invalid.has("content") || undefined}
+              aria-describedby="edit-content-hint"
             />
+            <ContentHint id="edit-content-hint" />
             <SourcesField defaultValue={typed?.sources ?? sourcesToTyped(post.sources)} invalid={invalid.has("sources")} errorId="edit-error" />
             <Field
               name="summary"

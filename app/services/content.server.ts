@@ -1,18 +1,20 @@
 import { createRequire } from "node:module";
 import type { IOptions } from "sanitize-html";
+import { withoutBreaksBesideBlocks } from "~/lib/article-markup";
 import { BR_TAG } from "~/lib/rules";
 import { LINK_REL } from "~/lib/sources";
 import { withoutControlCharacters } from "~/lib/text-controls";
 import { BusyError } from "./concurrency.server";
 import { createWorkerPool } from "./worker-pool.server";
 
-// The spec's allow-list of tags. Other tags are dropped but keep their text;
-// script, style and the like lose their content too. One deliberate departure
-// (README, "Article text"): a link keeps an absolute http(s) href, and gets
+// The spec's allow-list of tags, and the structure of a long article
+// (h2, h3, ul, ol, li, blockquote with a cite line; README, "Article text").
+// Other tags are dropped but keep their text; script, style and the like
+// lose their content too. A link keeps an absolute http(s) href, and gets
 // rel="nofollow ugc noopener"; every other attribute, and any other href
 // (javascript:, data:, relative, protocol-relative), is dropped.
 const SANITIZE_OPTIONS: IOptions = {
-  allowedTags: ["b", "i", "em", "strong", "a", "p", "br"],
+  allowedTags: ["b", "i", "em", "strong", "a", "p", "br", "h2", "h3", "ul", "ol", "li", "blockquote", "cite"],
   allowedAttributes: { a: ["href", "rel"] },
   allowedSchemes: ["http", "https"],
   allowProtocolRelative: false,
@@ -22,8 +24,11 @@ const SANITIZE_OPTIONS: IOptions = {
 // Sanitising hostile input is CPU work, so it runs in worker threads with a
 // hard time limit and a small heap: it can neither block the server nor one
 // author's publish hold up another's. A server that only serves readers
-// starts no worker. (The link rule is written in the worker's source:
-// functions do not cross to a worker.)
+// starts no worker. (The rules that need code are written in the worker's
+// source: functions do not cross to a worker.) The title is the page's h1,
+// so an article's headings start at h2: an h1 becomes an h2, an h4–h6 an h3.
+// A cite is kept only inside a blockquote (its source's line); elsewhere
+// its text stays and the tag goes.
 const sanitizer = createWorkerPool<string, string>({
   source: `
     const sanitizeHtml = require(workerData.sanitizeHtml);
@@ -36,8 +41,25 @@ const sanitizer = createWorkerPool<string, string>({
         return {};
       }
     };
-    const options = { ...workerData.options, transformTags: { a: (tagName, attribs) => ({ tagName, attribs: safeLink(attribs.href) }) } };
-    return (html) => sanitizeHtml(html, options);`,
+    const to = (tagName) => () => ({ tagName, attribs: {} });
+    let quotes = 0; // blockquotes open around the current tag
+    const options = {
+      ...workerData.options,
+      onOpenTag: (name) => { if (name === "blockquote") quotes++; },
+      onCloseTag: (name) => { if (name === "blockquote") quotes = Math.max(0, quotes - 1); },
+      transformTags: {
+        a: (tagName, attribs) => ({ tagName, attribs: safeLink(attribs.href) }),
+        h1: to("h2"), h4: to("h3"), h5: to("h3"), h6: to("h3"),
+        // Marked when it opens outside a blockquote: the filter then drops the tag and keeps its text.
+        // (Renaming it to a tag that is not allowed would not do: sanitize-html 2.17 then closes the next element under that name.)
+        cite: (tagName) => ({ tagName, attribs: quotes > 0 ? {} : { outside: "" } }),
+      },
+      exclusiveFilter: (frame) => (frame.tag === "cite" && "outside" in frame.attribs ? "excludeTag" : false),
+    };
+    return (html) => {
+      quotes = 0;
+      return sanitizeHtml(html, options);
+    };`,
   workerData: { sanitizeHtml: createRequire(import.meta.url).resolve("sanitize-html"), options: SANITIZE_OPTIONS, rel: LINK_REL },
   size: 2,
   // The largest body the rules allow takes well under 100 ms and a few MB:
@@ -56,7 +78,8 @@ export class ContentProcessingError extends Error {
 }
 
 /**
- * Sanitise HTML to the allowed tags, no attributes but a link's safe href, line breaks as `<br/>`,
+ * Sanitise HTML to the allowed tags, no attributes but a link's safe href, line breaks as `<br/>`
+ * (none beside a block tag: article-markup),
  * no control characters (a NUL typed or written as `&#1;` alike) but tab and new line.
  * Rejects with BusyError when too many wait, ContentProcessingError when it fails.
  */
@@ -65,7 +88,7 @@ export async function sanitizeContent(html: string): Promise<string> {
   const clean = await sanitizer.run(html).catch((error: unknown) => {
     throw new ContentProcessingError("could not sanitise content", { cause: error });
   });
-  return withoutControlCharacters(clean).replace(BR_TAG, "<br/>");
+  return withoutBreaksBesideBlocks(withoutControlCharacters(clean).replace(BR_TAG, "<br/>"));
 }
 
 const NEWLINE = /\r\n|\r|\n/g;

@@ -1356,7 +1356,8 @@ function changesSince(before: Snapshot, after: Snapshot): string[] {
 // ---------------------------------------------------------------------------
 
 const NO_COMPRESSION = { headers: { "Accept-Encoding": "identity" } };
-const ALLOWED_TAGS = new Set(["b", "i", "em", "strong", "a", "p", "br"]);
+/** The spec's tags and the long form's (README, "Article text"). */
+const ALLOWED_TAGS = new Set(["b", "i", "em", "strong", "a", "p", "br", "h2", "h3", "ul", "ol", "li", "blockquote", "cite"]);
 const FORBIDDEN_MARKUP = /<\s*(script|iframe|object|embed|svg|math|style|frame|frameset|base|link|meta|template|noscript)\b/i;
 
 function decodeEntities(value: string): string {
@@ -1391,10 +1392,13 @@ function unsafeMarkup(scope: HTMLElement | null, where: string, elements = true)
   return out;
 }
 
+/** Anything in a body's HTML that looks like a tag but is none of the allowed ones, bare, or a safe link. */
+const STRAY_MARKUP = new RegExp(String.raw`<(?!\/?(?:${[...ALLOWED_TAGS].join("|")})\s*\/?>)(?!a href="https?:\/\/[^"<>\s]*" rel="nofollow ugc noopener">)[a-z!?/][^>]*>?`, "i");
+
 /** The one attribute a body's element may carry (README, "Article text"): a link's absolute http(s) address, with our rel. */
 const SAFE_LINK_ATTRS = /^href="https?:\/\/[^"<>\s]*" rel="nofollow ugc noopener"$/;
 
-/** The article body: only b, i, em, strong, a, p, br, none with any attribute but a link's safe address; every other `<` escaped. */
+/** The article body: only the allowed tags, none with any attribute but a link's safe address; every other `<` escaped. */
 function articleBodyProblems(content: HTMLElement | null): string[] {
   if (!content) return ["no .post-content"];
   const out = unsafeMarkup(content, ".post-content");
@@ -1404,7 +1408,7 @@ function articleBodyProblems(content: HTMLElement | null): string[] {
     if (!ALLOWED_TAGS.has(tag)) out.push(`.post-content has <${tag}>`);
     else if (attrs !== "" && attrs !== "/" && !(tag === "a" && SAFE_LINK_ATTRS.test(attrs))) out.push(`.post-content has <${tag} ${attrs}>`);
   }
-  const stray = content.innerHTML.match(/<(?!\/?(?:b|i|em|strong|a|p|br)\s*\/?>)(?!a href="https?:\/\/[^"<>\s]*" rel="nofollow ugc noopener">)[a-z!?/][^>]*>?/i);
+  const stray = content.innerHTML.match(STRAY_MARKUP);
   if (stray) out.push(`.post-content has raw markup ${short(stray[0])}`);
   return out;
 }
