@@ -116,7 +116,7 @@ describe("sanitising the largest long articles the rules allow", () => {
       const elapsed = performance.now() - started;
       console.log(`${name}: sanitised in ${elapsed.toFixed(1)} ms (${stored.length} characters stored)`);
       expect(stored, name).toMatch(/^<(?:ul|blockquote|h2)>/);
-      expect(elapsed, name).toBeLessThan(500);
+      expect(elapsed, name).toBeLessThan(1000);
     }
   });
 });
