@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { get } from "node:http";
 import { describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
-import { publish } from "../../scripts/lib/publish";
+import { publish, saveEdit } from "../../scripts/lib/publish";
 
 const base = inject("baseUrl");
 
@@ -54,7 +54,7 @@ describe("the page cache", () => {
     await titles();
     const id = (await publish(client, "Čerstvý článok"))!;
     expect(await titles()).toContain("Čerstvý článok");
-    await client.post(`/posts/${id}`, { intent: "save", title: "Čerstvo upravený", content: "Nový text" });
+    await saveEdit(client, id, { title: "Čerstvo upravený", content: "Nový text" });
     expect(await titles()).toContain("Čerstvo upravený");
     expect((await visitor.get(`/posts/${id}`)).doc.querySelector(".post-content")?.text).toBe("Nový text");
     await client.post(`/posts/${id}`, { intent: "delete", confirm: "yes" });
