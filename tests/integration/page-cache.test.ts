@@ -63,6 +63,28 @@ describe("the page cache", () => {
   });
 });
 
+describe("an article's history", () => {
+  it("is kept by its page (a new revision shows at once); a comparison is rendered each time", async () => {
+    const { client } = await registerUser(base);
+    const visitor = new Client(base);
+    const id = (await publish(client, "História v pamäti"))!;
+    const history = `/posts/${id}/history`;
+    const first = await visitor.get(history);
+    const etag = first.response.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/"[\w-]{22}"$/);
+    expect((await fetch(`${base}${history}`, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    expect((await visitor.get(`${history}?page=1`)).response.headers.get("etag")).toMatch(/^W\//);
+    await saveEdit(client, id, { title: "História v pamäti", content: "Nový text", summary: "Nová verzia" });
+    const after = await visitor.get(history);
+    expect(after.response.headers.get("etag")).not.toBe(etag);
+    expect(after.doc.querySelectorAll(".history-table tbody tr")).toHaveLength(2);
+    const ids = after.doc.querySelectorAll('input[name="from"]').map((input) => input.getAttribute("value"));
+    expect((await visitor.get(`${history}?from=${ids[1]}&to=${ids[0]}`)).response.headers.get("etag")).toBeNull();
+    // Past the last page: 404, and not kept.
+    expect((await visitor.get(`${history}?page=2`)).response.status).toBe(404);
+  });
+});
+
 describe("conditional requests", () => {
   it("answer a browser that has the current page with 304 and no body (its policy the same); a changed page in full", async () => {
     for (const path of ["/", "/posts", "/posts?tag=Stredovek", "/posts?q=stefanik"]) {
