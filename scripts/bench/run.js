@@ -74,12 +74,12 @@ async function prepareData(dataDir, size, { poolDir, images }) {
   const seeded = insertPosts(databasePath, { count: size, images, random: seededRandom(size) });
   const seconds = (performance.now() - started) / 1000;
   cpSync(poolDir, uploadsDir, { recursive: true });
-  const revisions = seedRevisions(databasePath, seeded.samplePost.id);
   const megabytes = statSync(databasePath).size / 1e6;
   console.log(
     `  inserted ${size.toLocaleString("en-US")} posts in ${seconds.toFixed(1)} s (${megabytes.toFixed(0)} MB); ` +
       `"${COMMON_TAG}" on ${seeded.tagCounts[COMMON_TAG]}, "${RARE_TAG}" on ${seeded.tagCounts[RARE_TAG]}`,
   );
+  const revisions = seedRevisions(databasePath, seeded.samplePost.id);
   return { ...seeded, revisions, seedSeconds: seconds, databaseMegabytes: megabytes };
 }
 
