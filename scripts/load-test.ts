@@ -1,5 +1,5 @@
 // npm run load-test [-- seconds connections rounds] [--replicated]: mixed traffic against the
-// built server — reads of every page kind, sign-ins (some with a wrong
+// built server — reads of every page kind (an article's history too), sign-ins (some with a wrong
 // password), article creation with images, and the attacks the server must
 // shrug off (decompression bombs, deeply nested markup, random 404s, reset
 // requests) — at 200 concurrent connections, in rounds of 60 s with a pause.
@@ -81,6 +81,7 @@ const actions: [number, Action][] = [
   [15, get("/posts?tag=Dejiny%20Slovenska")],
   [10, get("/posts?limit=27")],
   [15, async (client) => get(`/posts/${postIds[Math.floor(Math.random() * postIds.length)]}`)(client, 0)],
+  [4, async (client) => get(`/posts/${postIds[Math.floor(Math.random() * postIds.length)]}/history`)(client, 0)],
   [10, get("/")],
   [8, get(imageUrl)],
   [6, async (_, worker) => {

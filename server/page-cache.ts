@@ -16,6 +16,9 @@ import { contentSecurityPolicy } from "./security";
  *   page, with no query parameters but `q`, `tag` and `limit`; and the two 404
  *   pages (an unknown address, a missing article), which do not depend on
  *   the address, so that asking for random addresses costs what a cached page does.
+ * - An article's history, by its `page` alone: rendering one is a table of
+ *   50 rows, milliseconds each time (a comparison or an old revision has
+ *   an address for every pair of revisions: those are rendered each time).
  * - Keyed by URL and by the reader: visitors share entries; a signed-in user
  *   (with their admin status) has entries of their own, never shown to anyone else.
  * - Pages of a search (`q`) are kept apart, in a smaller store: searches are
@@ -52,6 +55,9 @@ const SEARCH_LIMITS: StoreLimits = { maxEntries: 200, maxBytes: 5 * 1024 * 1024 
 const CACHEABLE_PATH = /^\/(?:posts(?:\/[\w-]+)?|conflicts)?$/;
 const CACHEABLE_PARAMS = new Set(["q", "tag", "limit"]);
 const ARTICLE_PATH = /^\/posts\/([\w-]+)$/;
+const HISTORY_PATH = /^\/posts\/([\w-]+)\/history$/;
+// Page numbers as the history writes them (app/lib/revisions.ts historyPage); a page past the last answers 404 and is not kept.
+const HISTORY_SEARCH = /^(?:\?page=[1-9]\d{0,5})?$/;
 
 export type Entry = {
   status: 200 | 404;
@@ -192,6 +198,10 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
       // Keyed by the canonical form too: the same list spelt with other %-escapes is one entry.
       if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
       return articleId !== undefined && !pages.articleExists(articleId) ? missingArticle(url) : null;
+    }
+    const historyOf = HISTORY_PATH.exec(url.pathname)?.[1];
+    if (historyOf !== undefined) {
+      return HISTORY_SEARCH.test(url.search) && pages.articleExists(historyOf) ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
     }
     const route = matchRoute(url.pathname);
     // Every unknown address gets the same page.

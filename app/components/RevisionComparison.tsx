@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatDateTime, isoTime } from "~/lib/dates";
-import { REVISION_MESSAGES, type Comparison, type DiffPart, type FieldDiff, type RevisionInfo } from "~/lib/revisions";
+import { characterCount, REVISION_MESSAGES, type Comparison, type DiffPart, type FieldDiff, type RevisionInfo } from "~/lib/revisions";
 
 /**
  * Two revisions compared: title, text and sources word by word, then tags
@@ -23,9 +23,7 @@ export function RevisionComparison({ comparison, revisionHref }: { comparison: C
           <RevisionLabel revision={to} href={revisionHref(to.id)} />
         </dd>
       </dl>
-      <FieldSection heading="Nadpis" diff={comparison.title} from={from} to={to} />
-      <FieldSection heading="Text" diff={comparison.text} from={from} to={to} />
-      <FieldSection heading="Zdroje" diff={comparison.sources} from={from} to={to} />
+      <TextChanges changes={comparison} sides={{ from: `verzia ${from.number}`, to: `verzia ${to.number}` }} />
       <section aria-labelledby="diff-tags">
         <h2 id="diff-tags">Tagy</h2>
         {tags.added.length === 0 && tags.removed.length === 0 ? (
@@ -55,16 +53,25 @@ function RevisionLabel({ revision, href }: { revision: RevisionInfo; href: strin
   );
 }
 
-const characters = (n: number) => `${n.toLocaleString("sk-SK")} znakov`;
+/** Title, text and sources word by word; `sides` names the two versions where a field is too large to compare ("verzia 3", "váš text"). */
+export function TextChanges({ changes, sides }: { changes: Pick<Comparison, "title" | "text" | "sources">; sides: { from: string; to: string } }) {
+  return (
+    <>
+      <FieldSection heading="Nadpis" diff={changes.title} sides={sides} />
+      <FieldSection heading="Text" diff={changes.text} sides={sides} />
+      <FieldSection heading="Zdroje" diff={changes.sources} sides={sides} />
+    </>
+  );
+}
 
-function FieldSection({ heading, diff, from, to }: { heading: string; diff: FieldDiff; from: RevisionInfo; to: RevisionInfo }) {
+function FieldSection({ heading, diff, sides }: { heading: string; diff: FieldDiff; sides: { from: string; to: string } }) {
   const id = `diff-${heading.toLowerCase()}`;
   return (
     <section aria-labelledby={id}>
       <h2 id={id}>{heading}</h2>
       {"tooLarge" in diff ? (
         <p className="revision-notice">
-          {REVISION_MESSAGES.diffTooLarge}: verzia {from.number} má {characters(diff.tooLarge.from)}, verzia {to.number} má {characters(diff.tooLarge.to)}.
+          {REVISION_MESSAGES.diffTooLarge}: {sides.from} má {characterCount(diff.tooLarge.from)}, {sides.to} má {characterCount(diff.tooLarge.to)}.
         </p>
       ) : diff.parts.some((part) => part.added || part.removed) ? (
         <DiffText parts={diff.parts} />

@@ -6,12 +6,18 @@ export function editCount(n: number): string {
   return `${n} ${n === 1 ? "úprava" : n >= 2 && n <= 4 ? "úpravy" : "úprav"}`;
 }
 
+// One formatter for every number of the history: toLocaleString builds a new one each call (0.2 ms here, 50 a page).
+const NUMBER = new Intl.NumberFormat("sk-SK");
+
 /** A revision's size change as the history shows it: "+120", "−7" (a minus sign, not a hyphen), "0". */
 export function sizeChange(characters: number): string {
-  if (characters > 0) return `+${characters.toLocaleString("sk-SK")}`;
-  if (characters < 0) return `−${(-characters).toLocaleString("sk-SK")}`;
+  if (characters > 0) return `+${NUMBER.format(characters)}`;
+  if (characters < 0) return `−${NUMBER.format(-characters)}`;
   return "0";
 }
+
+/** "1 234 znakov" */
+export const characterCount = (n: number) => `${NUMBER.format(n)} znakov`;
 
 /** Revisions on one page of an article's history. */
 export const REVISIONS_PER_PAGE = 50;
@@ -62,8 +68,28 @@ export const REVISION_MESSAGES = {
   diffTooLarge: "Rozdiel je príliš veľký na zobrazenie po slovách",
   swapped: "Adresa uviedla novšiu verziu ako prvú: zmeny ukazujeme od staršej k novšej.",
   alreadyCurrent: "Táto verzia je aktuálna: niet čo obnoviť.",
+  // A form without a revision to be based on (opened before the check existed, or forged).
+  staleForm: "Tento formulár na úpravu je zastaraný. Vaše zmeny nie sú uložené: pozrite si rozdiel oproti aktuálnemu článku nižšie a uložte znova.",
   confirmRestore: "Obnoviť túto verziu? Vznikne nová verzia s jej nadpisom, textom a zdrojmi; história ostane celá.",
 } as const;
+
+/**
+ * A save refused because the article changed since its form was opened:
+ * who saved last and when, the current article against what was typed, and
+ * the revision the answer's form is now based on.
+ */
+export type EditConflict = {
+  /** The article's current revision: the base of the form shown again. */
+  base: number;
+  last: RevisionInfo;
+  changes: Pick<Comparison, "title" | "text" | "sources">;
+};
+
+/** Why a save was not written: edits saved since its form was opened (`since` of them, the last by `name` at `date`). */
+export function editConflictMessage(since: number, name: string, date: string): string {
+  const who = since === 1 ? `článok upravil(a) ${name} (${date})` : `článok dostal ${editCount(since)}, naposledy od ${name} (${date})`;
+  return `Kým ste písali, ${who}. Vaše zmeny nie sú uložené: pozrite si rozdiel nižšie a uložte znova.`;
+}
 
 /** The summary of a restore's revision, dated like the history. */
 export const restoredSummary = (date: string) => `Obnovená verzia z ${date}`;

@@ -15,6 +15,7 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { ContentHint } from "~/components/ContentHint";
 import { Field } from "~/components/Field";
+import { EditConflict } from "~/components/EditConflict";
 import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
 import { PostTags } from "~/components/PostTags";
@@ -24,7 +25,7 @@ import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { formatDate, isoTime } from "~/lib/dates";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
-import { editCount } from "~/lib/revisions";
+import { editCount, type EditConflict as EditConflictData } from "~/lib/revisions";
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, SUMMARY_MAX_LENGTH, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { sourcesToTyped } from "~/lib/sources";
@@ -68,17 +69,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirect(`${url.pathname}${url.search}`, 303);
 }
 
-type EditedValues = { title: string; content: string; sources: string; summary: string };
+/** What a refused edit shows again, with the revision its form was opened at (a stale one's answer is based on the current). */
+type EditedValues = { title: string; content: string; sources: string; summary: string; baseRevision: string };
 
-const NOTHING_TO_SHOW = { error: null, confirmDelete: false, invalid: [] as PostField[], values: null as EditedValues | null };
+const NOTHING_TO_SHOW = {
+  error: null,
+  confirmDelete: false,
+  invalid: [] as PostField[],
+  values: null as EditedValues | null,
+  conflict: null as EditConflictData | null,
+};
 
 function editedValues(form: FormData): EditedValues {
   const field = (name: string) => typedText(String(form.get(name) ?? ""));
-  return { title: field("title"), content: field("content"), sources: field("sources"), summary: field("summary") };
+  return { title: field("title"), content: field("content"), sources: field("sources"), summary: field("summary"), baseRevision: field("baseRevision") };
 }
 
-function refused({ status, error, invalid }: PostRefusal, values: EditedValues | null = null) {
-  return data({ ...NOTHING_TO_SHOW, error, invalid, values }, { status, headers: retryAfter(status) });
+function refused({ status, error, invalid, conflict }: PostRefusal, values: EditedValues | null = null) {
+  if (values && conflict) values.baseRevision = String(conflict.base);
+  return data({ ...NOTHING_TO_SHOW, error, invalid, values, conflict: conflict ?? null }, { status, headers: retryAfter(status) });
 }
 
 export default function PostOverlay() {
@@ -182,12 +191,15 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
             {result.error}
           </p>
         )}
+        {result?.conflict && editing && <EditConflict conflict={result.conflict} />}
         {result?.confirmDelete && <DeleteConfirmation viewHref={hrefs.view} />}
         {editing ? (
           <Form method="post" id="edit-post" className="edit-form" preventScrollReset>
             <h1 id="post-title" className="visually-hidden">
               Upraviť článok
             </h1>
+            {/* The revision this form edits: a save based on an older one is refused (edit-conflict.server.ts). */}
+            <input type="hidden" name="baseRevision" value={typed?.baseRevision ?? edits + 1} />
             <label htmlFor="edit-title">Nadpis</label>
             <input
               id="edit-title"

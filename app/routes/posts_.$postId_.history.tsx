@@ -21,9 +21,10 @@ import { getCurrentUser } from "~/services/session.server";
  * An article's history, for everyone: its revisions newest first, paged with
  * plain links, with a GET form comparing two (`?from=…&to=…`); one old
  * revision as readers saw it (`?revision=…`, not indexed), from where its
- * author or an admin restores it (a POST, confirmed in a second step). Not
- * in the page cache (server/page-cache.ts): it is read far less than the
- * article, and a page is one index range of at most 51 rows.
+ * author or an admin restores it (a POST, confirmed in a second step). The
+ * list's pages are kept in the page cache (server/page-cache.ts), emptied by
+ * any write of an article, so of its revisions too; a comparison and an old
+ * revision are rendered each time.
  */
 
 const historyHref = (postId: string, query = "") => `/posts/${postId}/history${query}`;

@@ -6,8 +6,10 @@ import { inTransaction } from "~/db/connection.server";
 import { deletePost, deletePostsOf, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
 import { BusyError } from "./concurrency.server";
 import { excerptOf } from "~/lib/content-text";
+import type { EditConflict } from "~/lib/revisions";
 import { sourcesFrom, type Source } from "~/lib/sources";
 import { ContentProcessingError, toStoredContent } from "./content.server";
+import { editConflict, isStale, readBaseRevision } from "./edit-conflict.server";
 import { imageCostProblem } from "./image-cost.server";
 import { readImageHeader } from "./image-header.server";
 import { DecodeTimeoutError, deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
@@ -30,8 +32,8 @@ export type PostField = "title" | "content" | "image" | "tags" | "sources" | "su
 /** What the create form shows again; the image as its pending key, so it need not be picked again. */
 export type PostValues = { title: string; content: string; sources: string; tags: string[]; pendingImage: string };
 
-/** Refused: the status to answer, the message to show, the fields to mark (and, for the create form, what it shows again). */
-export type PostRefusal = { ok: false; status: number; error: string; invalid: PostField[]; values?: PostValues };
+/** Refused: the status to answer, the message to show, the fields to mark (and, for the create form, what it shows again; for a stale edit, what changed since). */
+export type PostRefusal = { ok: false; status: number; error: string; invalid: PostField[]; values?: PostValues; conflict?: EditConflict };
 export type PostResult<T extends object = object> = ({ ok: true } & T) | PostRefusal;
 
 export function refusal(status: number, error: string, invalid: PostField[] = [], values?: PostValues): PostRefusal {
@@ -221,12 +223,29 @@ export async function savePost(permission: ChangePermission, form: FormData): Pr
     const problem = formProblem(checked.errors, EDIT_POST_FIELDS, POST_MESSAGES.emptyEdit)!;
     return refusal(400, problem.message, problem.invalid);
   }
-  if (!reserve(editAttempts(permission.user.id))) return refusal(429, POST_MESSAGES.editQuota);
+  // Based on an older revision (edit-conflict.server.ts): checked before the quota and the sanitiser, and again as it is written.
+  const base = readBaseRevision(form);
+  if (base === null || isStale(permission.post.id, base)) return await staleEdit(permission.post.id, base, form);
+  const quota = editAttempts(permission.user.id);
+  if (!reserve(quota)) return refusal(429, POST_MESSAGES.editQuota);
   const content = await storedContent(checked.value.content, "an edited article");
   if (!content.ok) return content;
   const { title, sources, summary } = checked.value;
-  writeRevision(permission, { title, content: content.html, sources: sourcesFrom(sources) }, { summary, logAs: "editArticle" });
-  return { ok: true };
+  if (writeRevision(permission, { title, content: content.html, sources: sourcesFrom(sources) }, { summary, logAs: "editArticle", base })) return { ok: true };
+  // Someone saved while the text was being sanitised: nothing was written, so nothing counts.
+  release(quota);
+  return await staleEdit(permission.post.id, base, form);
+}
+
+/** The refusal of a stale save, with its difference; "busy" (the text kept all the same) when too many comparisons wait. */
+async function staleEdit(postId: string, base: number | null, form: FormData): Promise<PostRefusal> {
+  try {
+    const stale = await editConflict(postId, base, form);
+    return stale ? { ...refusal(stale.status, stale.error), conflict: stale.conflict } : refusal(404, "");
+  } catch (error) {
+    if (error instanceof BusyError) return refusal(503, BUSY_MESSAGE);
+    throw error;
+  }
 }
 
 /**
@@ -234,16 +253,19 @@ export async function savePost(permission: ChangePermission, form: FormData): Pr
  * revision (the search index and the page cache's stamp follow, in the posts
  * model); an admin's change of someone else's article goes into the
  * moderation log in the same transaction. The caller has checked the
- * values and counted the edit.
+ * values and counted the edit. An edit names the revision it is `base`d on:
+ * when that is no longer the current one, nothing is written (false).
  */
 export function writeRevision(
   { post, user }: ChangePermission,
   change: { title: string; content: string; sources: Source[] },
-  edit: { summary: string; logAs: "editArticle" | "restoreArticle"; detail?: string },
-): void {
-  inTransaction(() => {
+  edit: { summary: string; logAs: "editArticle" | "restoreArticle"; detail?: string; base?: number },
+): boolean {
+  return inTransaction(() => {
+    if (edit.base !== undefined && isStale(post.id, edit.base)) return false;
     updatePost(post.id, { ...change, excerpt: excerptOf(change.content) }, { editorId: user.id, summary: edit.summary });
     if (user.id !== post.authorId) logModeration(user, edit.logAs, { post, user: author(post), detail: edit.detail });
+    return true;
   });
 }
 

@@ -8,17 +8,19 @@
 // (warm-up, then the measured run; Accept-Encoding: gzip). Paths are compared
 // with a "ceiling" (bare node:http replaying the bytes of GET /posts) and,
 // signed in, with /healthz (the framework's floor). It prints one markdown
-// table per N, a 100k-vs-1k flat-cost check, the page weight of /posts at
+// table per N (with the history and a comparison of an article given 200
+// revisions through the posts model), a 100k-vs-1k flat-cost check, the page weight of /posts at
 // 375×812 (Chromium, JavaScript off, then on), and writes bench-results.json.
 //
 //   npm run bench
 //   npm run bench -- --sizes 1000 --duration 3      # a quick run
 //   options: --sizes 1000,100000  --duration 10  --warmup 3  --connections 50  --keep
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { dataPaths, ensureBuild, registerUser, startAppServer } from "./lib/app-server.js";
+import { dataPaths, ensureBuild, projectRoot, registerUser, startAppServer } from "./lib/app-server.js";
 import { startCeiling } from "./lib/ceiling.js";
 import { makeImagePool } from "./lib/images.js";
 import { measure } from "./lib/load.js";
@@ -30,6 +32,9 @@ import { flatCostLines, loadTable, weightTable } from "./lib/report.js";
 const IMAGE_POOL_SIZE = 20;
 const SIGNED_IN_CONNECTIONS = 10;
 const SEARCH_CONNECTIONS = 10;
+const HISTORY_CONNECTIONS = 10;
+/** The revisions of the article whose history is measured (the issue's case: p99 under 50 ms at 10 connections). */
+const REVISIONS = 200;
 const PAGE_SIZE = 9; // cards per list page (app/lib/rules.ts)
 
 function readOptions() {
@@ -74,7 +79,20 @@ async function prepareData(dataDir, size, { poolDir, images }) {
     `  inserted ${size.toLocaleString("en-US")} posts in ${seconds.toFixed(1)} s (${megabytes.toFixed(0)} MB); ` +
       `"${COMMON_TAG}" on ${seeded.tagCounts[COMMON_TAG]}, "${RARE_TAG}" on ${seeded.tagCounts[RARE_TAG]}`,
   );
-  return { ...seeded, seedSeconds: seconds, databaseMegabytes: megabytes };
+  const revisions = seedRevisions(databasePath, seeded.samplePost.id);
+  return { ...seeded, revisions, seedSeconds: seconds, databaseMegabytes: megabytes };
+}
+
+/** REVISIONS revisions of one article, written by the app's own edit (scripts/bench/seed-revisions.ts); the first and last ids. */
+function seedRevisions(databasePath, postId) {
+  const started = performance.now();
+  const output = execFileSync(path.join(projectRoot, "node_modules/.bin/vite-node"), ["scripts/bench/seed-revisions.ts", postId, String(REVISIONS)], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH, DATABASE_PATH: databasePath },
+    encoding: "utf8",
+  });
+  console.log(`  gave one article ${REVISIONS} revisions in ${((performance.now() - started) / 1000).toFixed(1)} s (through the posts model)`);
+  return JSON.parse(output.trim().split("\n").at(-1));
 }
 
 /**
@@ -128,7 +146,17 @@ function targets({ server, ceiling, cookie, data, connections }) {
     ...anonymous.map((t) => onServer({ label: t.path, ...t, connections, group: "anonymous" })),
     ...lists.map((t) => onServer({ ...t, label: `${t.path} (signed in)`, connections: SIGNED_IN_CONNECTIONS, headers: { cookie }, group: "signed-in" })),
     ...[...searches, ...newSearches].map((t) => onServer({ ...t, connections: SEARCH_CONNECTIONS, group: "search" })),
+    ...history(data).map((t) => onServer({ ...t, connections: HISTORY_CONNECTIONS, group: "history" })),
     { label: "ceiling (replayed /posts)", url: ceiling.url, connections, group: "ceiling", pid: ceiling.pid },
+  ];
+}
+
+/** The history of the article with REVISIONS revisions (not in the page cache), and its first and last revisions compared. */
+function history({ samplePost, revisions }) {
+  const page = `/posts/${samplePost.id}/history`;
+  return [
+    { path: page, label: `/posts/:id/history (${REVISIONS} revisions, first page)` },
+    { path: `${page}?from=${revisions.first}&to=${revisions.last}`, label: `/posts/:id/history?from=…&to=… (revisions 1 and ${REVISIONS})` },
   ];
 }
 

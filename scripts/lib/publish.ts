@@ -21,3 +21,14 @@ export async function publish(client: Client, title: string, tags = ["Ostatné"]
   const location = response.status === 303 ? response.headers.get("location") : null;
   return location?.match(/^\/posts\/([\w-]+)$/)?.[1] ?? null;
 }
+
+/** The revision an article's edit form is based on now (its hidden `baseRevision`), as `client` opens the form. */
+export async function editBase(client: Client, id: string): Promise<string> {
+  const { doc } = await client.get(`/posts/${id}?edit`);
+  return doc.querySelector('input[name="baseRevision"]')?.getAttribute("value") ?? "";
+}
+
+/** Save an edit as the edit form does: opened first, so it is based on the current revision. */
+export async function saveEdit(client: Client, id: string, fields: Record<string, string>, path = `/posts/${id}`) {
+  return client.post(path, { intent: "save", baseRevision: await editBase(client, id), ...fields });
+}

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { POST_MESSAGES } from "~/lib/rules";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { makeImage, padTo } from "../../scripts/lib/images";
+import { saveEdit } from "../../scripts/lib/publish";
 import { readDatabase } from "../support/http";
 
 const base = inject("baseUrl");
@@ -249,11 +250,11 @@ describe("editing and deleting", () => {
       expect(response.status).toBe(403);
       expect(row(id)?.title).toBe("Pôvodný nadpis");
     }
-    const saved = await author.post(`/posts/${id}?tag=Morava&edit`, { intent: "save", title: "Nový nadpis", content: "Riadok 1\nRiadok 2<script>x</script>" });
+    const saved = await saveEdit(author, id, { title: "Nový nadpis", content: "Riadok 1\nRiadok 2<script>x</script>" }, `/posts/${id}?tag=Morava&edit`);
     expect(saved.response.status).toBe(303);
     expect(saved.response.headers.get("location")).toBe(`/posts/${id}?tag=Morava`);
     expect(row(id)).toEqual({ title: "Nový nadpis", content: "Riadok 1<br/>Riadok 2" });
-    const byAdmin = await admin.post(`/posts/${id}`, { intent: "save", title: "Upravil admin", content: "Text" });
+    const byAdmin = await saveEdit(admin, id, { title: "Upravil admin", content: "Text" });
     expect(byAdmin.response.status).toBe(303);
     expect(row(id)?.title).toBe("Upravil admin");
     const empty = await author.post(`/posts/${id}`, { intent: "save", title: "", content: "Text" });

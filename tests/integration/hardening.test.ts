@@ -5,7 +5,7 @@ import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, POST_MESSAGES,
 import { IMAGE_FORMATS, IMAGE_VARIANTS } from "~/lib/images";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
 import { makeImage, makePngBomb } from "../../scripts/lib/images";
-import { postForm, publish } from "../../scripts/lib/publish";
+import { postForm, publish, saveEdit } from "../../scripts/lib/publish";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
 import { readDatabase } from "../support/http";
@@ -264,7 +264,7 @@ describe("control characters in names and titles", () => {
     const id = (await publish(client, "Riadny nadpis"))!;
     expect(await publish(client, `Nadpis${RLO}cod.exe`)).toBeNull();
     for (const title of [`Nadpis${RLO}`, "Nadpis\tso\ttabom", "Nadpis\u0007"]) {
-      const edited = await client.post(`/posts/${id}`, { intent: "save", title, content: "Text." });
+      const edited = await saveEdit(client, id, { title, content: "Text." });
       expect(edited.response.status, JSON.stringify(title)).toBe(400);
       expect(edited.doc.querySelector(".form-error")?.text).toContain("riadiace ani neviditeľné znaky");
     }
@@ -414,9 +414,9 @@ describe("images and article bodies are bounded before the expensive work", () =
     const { client } = await registerUser(server.url);
     const id = (await publish(client, "Často upravovaný"))!;
     for (let i = 0; i < QUOTAS.editsPerHour; i++) {
-      expect((await client.post(`/posts/${id}`, { intent: "save", title: `Úprava ${i}`, content: "Text." })).response.status).toBe(303);
+      expect((await saveEdit(client, id, { title: `Úprava ${i}`, content: "Text." })).response.status).toBe(303);
     }
-    const over = await client.post(`/posts/${id}`, { intent: "save", title: "Jedna navyše", content: "Text." });
+    const over = await saveEdit(client, id, { title: "Jedna navyše", content: "Text." });
     expect(over.response.status).toBe(429);
     expect(over.doc.querySelector(".form-error")?.text).toBe(POST_MESSAGES.editQuota);
   }, 60_000);

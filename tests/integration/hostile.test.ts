@@ -17,6 +17,7 @@ import { MAX_BODY_BYTES } from "~/lib/rules";
 import tagList from "../../public/tags.json";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
 import { makeImage, makePngBomb } from "../../scripts/lib/images";
+import { editBase } from "../../scripts/lib/publish";
 import {
   BYTE_TRICKS,
   IMAGE_TRAVERSALS,
@@ -1490,6 +1491,7 @@ describe(`hostile input (seed ${SEED}; HOSTILE_SEED=… to replay another)`, () 
       // Saved by the post's own author (an intended write), with mass-assignment bait alongside.
       const saved = await ctx.owner.post(`/posts/${ctx.post.id}`, {
         intent: "save",
+        baseRevision: await editBase(ctx.owner, ctx.post.id),
         title,
         content: payload,
         authorId: ctx.attackerId,

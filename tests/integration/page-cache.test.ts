@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { get } from "node:http";
 import { describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
-import { publish } from "../../scripts/lib/publish";
+import { publish, saveEdit } from "../../scripts/lib/publish";
 
 const base = inject("baseUrl");
 
@@ -54,12 +54,34 @@ describe("the page cache", () => {
     await titles();
     const id = (await publish(client, "Čerstvý článok"))!;
     expect(await titles()).toContain("Čerstvý článok");
-    await client.post(`/posts/${id}`, { intent: "save", title: "Čerstvo upravený", content: "Nový text" });
+    await saveEdit(client, id, { title: "Čerstvo upravený", content: "Nový text" });
     expect(await titles()).toContain("Čerstvo upravený");
     expect((await visitor.get(`/posts/${id}`)).doc.querySelector(".post-content")?.text).toBe("Nový text");
     await client.post(`/posts/${id}`, { intent: "delete", confirm: "yes" });
     expect(await titles()).not.toContain("Čerstvo upravený");
     expect((await visitor.get(`/posts/${id}`)).response.status).toBe(404);
+  });
+});
+
+describe("an article's history", () => {
+  it("is kept by its page (a new revision shows at once); a comparison is rendered each time", async () => {
+    const { client } = await registerUser(base);
+    const visitor = new Client(base);
+    const id = (await publish(client, "História v pamäti"))!;
+    const history = `/posts/${id}/history`;
+    const first = await visitor.get(history);
+    const etag = first.response.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/"[\w-]{22}"$/);
+    expect((await fetch(`${base}${history}`, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    expect((await visitor.get(`${history}?page=1`)).response.headers.get("etag")).toMatch(/^W\//);
+    await saveEdit(client, id, { title: "História v pamäti", content: "Nový text", summary: "Nová verzia" });
+    const after = await visitor.get(history);
+    expect(after.response.headers.get("etag")).not.toBe(etag);
+    expect(after.doc.querySelectorAll(".history-table tbody tr")).toHaveLength(2);
+    const ids = after.doc.querySelectorAll('input[name="from"]').map((input) => input.getAttribute("value"));
+    expect((await visitor.get(`${history}?from=${ids[1]}&to=${ids[0]}`)).response.headers.get("etag")).toBeNull();
+    // Past the last page: 404, and not kept.
+    expect((await visitor.get(`${history}?page=2`)).response.status).toBe(404);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import { REVISION_MESSAGES } from "~/lib/revisions";
 import { POST_MESSAGES } from "~/lib/rules";
 import { Client, registerUser } from "../../scripts/lib/client";
-import { publish } from "../../scripts/lib/publish";
+import { publish, saveEdit } from "../../scripts/lib/publish";
 import { expectFieldRefused, readDatabase } from "../support/http";
 import { unrelatedText } from "../support/unrelated-text";
 
@@ -24,7 +24,7 @@ async function article(title = "Revízie: Bitka pri Lipanoch") {
 }
 
 const save = (client: Client, id: string, fields: Record<string, string>) =>
-  client.post(`/posts/${id}?edit`, { intent: "save", title: "Revízie: Bitka pri Lipanoch", content: "Prvá verzia textu.", ...fields });
+  saveEdit(client, id, { title: "Revízie: Bitka pri Lipanoch", content: "Prvá verzia textu.", ...fields }, `/posts/${id}?edit`);
 
 /** The history page's rows as a reader sees them: number, editor, summary, size change. */
 async function historyRows(client: Client, path: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
-import { publish } from "../../scripts/lib/publish";
+import { publish, saveEdit } from "../../scripts/lib/publish";
 import { PAGE_SIZE } from "~/lib/rules";
 import { getPage, INTERNALS } from "../support/http";
 
@@ -88,7 +88,7 @@ describe("search on the list", () => {
     expect(cardTitles((await search("zvolen")).doc)).toEqual(["Hradný archív Zvolena"]);
     expect(cardTitles((await search("pergamen", "&tag=Stredovek")).doc)).toEqual(["Hradný archív Zvolena"]);
 
-    const saved = await client.post(`/posts/${id}`, { intent: "save", title: "Hradný archív Bojníc", content: "Listina z Bojnického zámku." });
+    const saved = await saveEdit(client, id, { title: "Hradný archív Bojníc", content: "Listina z Bojnického zámku." });
     expect(saved.response.status).toBe(303);
     expect(cardTitles((await search("zvolen")).doc)).toEqual([]);
     expect(cardTitles((await search("listina bojnic")).doc)).toEqual(["Hradný archív Bojníc"]);

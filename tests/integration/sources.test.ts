@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
-import { postForm } from "../../scripts/lib/publish";
+import { postForm, saveEdit } from "../../scripts/lib/publish";
 import { SOURCE_MESSAGES } from "~/lib/sources";
 import { readDatabase } from "../support/http";
 
@@ -92,14 +92,14 @@ describe("sources of an article", () => {
     expect(refused.doc.querySelector(".form-error")!.text).toBe(SOURCE_MESSAGES.badLink(1));
     expect(storedSources(id)).toEqual([{ text: "Prvý zdroj", url: "https://a.sk/" }]);
 
-    const saved = await client.post(`/posts/${id}`, { intent: "save", title: "Nový nadpis", content: "Text [1]", sources: "Iný zdroj\r\nDruhý" });
+    const saved = await saveEdit(client, id, { title: "Nový nadpis", content: "Text [1]", sources: "Iný zdroj\r\nDruhý" });
     expect(saved.response.status).toBe(303);
     expect(storedSources(id)).toEqual([
       { text: "Iný zdroj", url: null },
       { text: "Druhý", url: null },
     ]);
     // Leaving the field empty removes them.
-    await client.post(`/posts/${id}`, { intent: "save", title: "Nový nadpis", content: "Text [1]", sources: "" });
+    await saveEdit(client, id, { title: "Nový nadpis", content: "Text [1]", sources: "" });
     const page = await client.get(`/posts/${id}`);
     expect(page.doc.querySelector("section.post-sources")).toBeNull();
     expect(page.doc.querySelector(".post-content sup")).toBeNull();
