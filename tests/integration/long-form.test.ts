@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { storedToEditable } from "~/lib/article-markup";
 import { Client, registerUser } from "../../scripts/lib/client";
-import { publish } from "../../scripts/lib/publish";
+import { publish, saveEdit } from "../../scripts/lib/publish";
 import { readDatabase } from "../support/http";
 
 const base = inject("baseUrl");
@@ -87,7 +87,7 @@ describe("long-form demo articles", () => {
     expect(form.querySelector("#edit-content-hint")?.text).toContain("<blockquote>");
     const title = form.querySelector('input[name="title"]')!.getAttribute("value")!;
     const sources = form.querySelector('textarea[name="sources"]')!.text;
-    const saved = await admin.client.post(`/posts/${stefanik.post_id}?edit`, { intent: "save", title, content: typed, sources, summary: "" });
+    const saved = await saveEdit(admin.client, stefanik.post_id, { title, content: typed, sources, summary: "" }, `/posts/${stefanik.post_id}?edit`);
     expect(saved.response.status).toBe(303);
     expect(readDatabase(databasePath, (db) => db.prepare("SELECT content FROM posts WHERE id = ?").pluck().get(stefanik.post_id))).toBe(stored);
   });

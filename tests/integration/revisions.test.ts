@@ -131,6 +131,32 @@ describe("revisions", () => {
     }
   });
 
+  it("dates the feed's <updated>, the article's dateModified and the sitemap's <lastmod> by the last revision, and searches only the current text", async () => {
+    const { id, client } = await article("Revízie: Kremnická mincovňa");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await save(client, id, { title: "Revízie: Kremnická mincovňa", content: "Nová verzia o dukátoch." })).response.status).toBe(303);
+    const last = revisionsOf(id).at(-1)!;
+    const lastAt = readDatabase(databasePath, (db) => db.prepare("SELECT created_at FROM revisions WHERE id = ?").pluck().get(last.id) as number);
+    const created = readDatabase(databasePath, (db) => db.prepare("SELECT created_at FROM posts WHERE id = ?").pluck().get(id) as number);
+    expect(lastAt).toBeGreaterThan(created);
+    const iso = new Date(lastAt).toISOString();
+
+    const feed = await (await fetch(`${base}/feed.xml`)).text();
+    const entry = feed.split("<entry>").find((part) => part.includes(`/posts/${id}<`))!;
+    expect(entry).toContain(`<updated>${iso}</updated>`);
+    const { doc } = await new Client(base).get(`/posts/${id}`);
+    const jsonLd = JSON.parse(doc.querySelector('script[type="application/ld+json"]')!.text);
+    expect(jsonLd.dateModified).toBe(iso);
+    const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
+    expect(sitemap).toMatch(new RegExp(`/posts/${id}</loc>\\s*<lastmod>${iso.slice(0, 10)}</lastmod>`));
+
+    const found = async (words: string) =>
+      (await new Client(base).get(`/posts?q=${encodeURIComponent(words)}`)).doc.querySelectorAll(".card a").some((link) => link.getAttribute("href")?.includes(id));
+    expect(await found("dukátoch")).toBe(true);
+    // "Prvá verzia textu." was revision 1's text only.
+    expect(await found("Kremnická textu")).toBe(false);
+  });
+
   it("removes an article's revisions with it", async () => {
     const { id, client } = await article();
     await save(client, id, { content: "Druhá verzia.", summary: "Oprava" });
