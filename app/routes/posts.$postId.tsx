@@ -16,11 +16,12 @@ import { useEffect, useRef, useState } from "react";
 import { Field } from "~/components/Field";
 import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
-import { PostTags } from "~/components/PostTags";
-import { PostText } from "~/components/PostText";
+import { ArticleBody } from "~/components/ArticleBody";
+import { ArticlePreview } from "~/components/ArticlePreview";
 import { SourcesField } from "~/components/SourcesField";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { formatDate, isoTime } from "~/lib/dates";
+import type { ArticlePreview as Preview } from "~/lib/drafts";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { editCount } from "~/lib/revisions";
@@ -33,6 +34,7 @@ import { errorSummary } from "~/lib/errors";
 import type { loader as rootLoader } from "~/root";
 import { env } from "~/config/env.server";
 import { retryAfter } from "~/services/concurrency.server";
+import { answerEditForm } from "~/services/drafts.server";
 import { readForm } from "~/services/forms.server";
 import { mayChangePost, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -58,6 +60,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const intent = form.get("intent");
   if (intent === "delete" && form.get("confirm") !== "yes") return { ...NOTHING_TO_SHOW, confirmDelete: true };
+  // A pending edit kept as a draft, or previewed: the article stays as readers see it.
+  if (intent === "draft" || intent === "preview") {
+    const answer = await answerEditForm(permission, form, intent);
+    if (!answer.ok) return refused(answer, editedValues(form));
+    if ("redirect" in answer) return redirect(answer.redirect, 303);
+    return { ...NOTHING_TO_SHOW, values: editedValues(form), preview: answer.preview };
+  }
   const result = intent === "delete" ? await removePost(permission) : intent === "save" ? await savePost(permission, form) : null;
   if (!result) return data(NOTHING_TO_SHOW, { status: 400 });
   // A refused edit shows the form again as it was typed.
@@ -69,7 +78,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 type EditedValues = { title: string; content: string; sources: string; summary: string };
 
-const NOTHING_TO_SHOW = { error: null, confirmDelete: false, invalid: [] as PostField[], values: null as EditedValues | null };
+const NOTHING_TO_SHOW = { error: null, confirmDelete: false, invalid: [] as PostField[], values: null as EditedValues | null, preview: null as Preview | null };
 
 function editedValues(form: FormData): EditedValues {
   const field = (name: string) => typedText(String(form.get(name) ?? ""));
@@ -134,6 +143,12 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
       >
         Delete
       </button>
+      <button type="submit" form="edit-post" name="intent" value="draft" className="button button-light" disabled={!title.trim()}>
+        Uložiť koncept
+      </button>
+      <button type="submit" form="edit-post" name="intent" value="preview" className="button button-light" disabled={!title.trim()}>
+        Náhľad
+      </button>
       <Link to={hrefs.view} className="button button-light" preventScrollReset>
         Cancel
       </Link>
@@ -182,6 +197,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
           </p>
         )}
         {result?.confirmDelete && <DeleteConfirmation viewHref={hrefs.view} />}
+        {editing && result?.preview && <ArticlePreview preview={result.preview} />}
         {editing ? (
           <Form method="post" id="edit-post" className="edit-form" preventScrollReset>
             <h1 id="post-title" className="visually-hidden">
@@ -234,8 +250,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
                 </Link>
               </p>
             )}
-            <PostText content={post.content} sources={post.sources} />
-            <PostTags tags={post.tags} />
+            <ArticleBody content={post.content} sources={post.sources} tags={post.tags} />
           </>
         )}
       </div>

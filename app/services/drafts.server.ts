@@ -1,16 +1,19 @@
-import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, type ArticlePreview } from "~/lib/drafts";
+import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, formIntent, type ArticlePreview } from "~/lib/drafts";
 import { checkForm, DRAFT_FIELDS, draftSchema, formProblem } from "~/lib/forms";
-import { POST_MESSAGES } from "~/lib/rules";
+import { POST_MESSAGES, typedText } from "~/lib/rules";
 import { sourcesFrom } from "~/lib/sources";
 import { inTransaction } from "~/db/connection.server";
 import { countDraftsOf, deleteDraft, getDraft, writeDraft, type Draft, type DraftImage } from "~/models/drafts.server";
 import { markImageLoose } from "~/models/loose-images.server";
 import { getPendingImage } from "~/models/pending-images.server";
+import { getPost } from "~/models/posts.server";
 import { countRevisions } from "~/models/revisions.server";
 import { deleteImage } from "./images.server";
+import type { PostFormRead } from "./post-upload.server";
 import {
   acceptImage,
   keepPending,
+  keptValues,
   mayChangePost,
   publishPost,
   refusal,
@@ -254,4 +257,54 @@ export async function removeDraft(access: DraftAccess | undefined): Promise<Post
   });
   if (image) await deleteImage(image);
   return { ok: true };
+}
+
+// ---------------------------------------------------------------- the forms' buttons
+
+/** What a form with the three buttons gets: where to go (303), a preview to show with the form (200), or a refusal. */
+export type FormAnswer = { ok: true; redirect: string } | { ok: true; preview: ArticlePreview; values: DraftValues } | DraftRefusal | PostRefusal;
+
+function draftSaved(result: PostResult<{ id: string }> | DraftRefusal): FormAnswer {
+  return result.ok ? { ok: true, redirect: `/drafts/${result.id}?done=saved` } : result;
+}
+
+/** The create form, or a new article's draft (`access`), as read from its upload (post-upload.server.ts), by the button pressed. */
+export async function answerArticleForm(user: CurrentUser, read: PostFormRead, access?: DraftAccess): Promise<FormAnswer> {
+  const input = { ...read.input, summary: "" };
+  if (read.refusal) {
+    const { status, error, invalid } = read.refusal;
+    return refuse(status, error, invalid, { ...keptValues(user.id, read.input), summary: "" });
+  }
+  const intent = formIntent(read.intent);
+  if (intent === "draft") return draftSaved(await saveDraft(user, input, access ? { access } : { target: null }));
+  if (intent === "preview") return previewArticle(user, input, { image: access ? imageOf(access.draft) : null });
+  const published = access ? await publishDraft(access, input) : await publishPost(user.id, input);
+  return published.ok ? { ok: true, redirect: `/posts/${"postId" in published ? published.postId : published.id}` } : published;
+}
+
+/** A pending edit's draft page (an urlencoded form), by the button pressed. */
+export async function answerEditDraftForm(access: DraftAccess, form: FormData): Promise<FormAnswer> {
+  const input = editInput(form);
+  const intent = formIntent(form.get("intent"));
+  if (intent === "draft") return draftSaved(await saveDraft(access.user, input, { access }));
+  if (intent === "preview") {
+    const post = access.draft.postId ? getPost(access.draft.postId) : undefined;
+    if (!post) return refusal(404, "");
+    return previewArticle(access.user, input, { tags: post.tags, image: { key: post.image, width: post.imageWidth, height: post.imageHeight } });
+  }
+  const published = await publishDraft(access, input);
+  return published.ok ? { ok: true, redirect: `/posts/${published.postId}` } : published;
+}
+
+/** The article's edit form's "Uložiť koncept" and "Náhľad": a pending edit kept as a draft, or previewed; the article stays as readers see it. */
+export async function answerEditForm({ post, user }: ChangePermission, form: FormData, intent: "draft" | "preview"): Promise<FormAnswer> {
+  const input = editInput(form);
+  if (intent === "draft") return draftSaved(await saveDraft(user, input, { target: editTarget(post.id, form.get("baseRevision")) }));
+  return previewArticle(user, input, { tags: post.tags, image: { key: post.image, width: post.imageWidth, height: post.imageHeight } });
+}
+
+/** An edit form's fields as a draft's input (it has no tags or image of its own). */
+function editInput(form: FormData): DraftInput {
+  const field = (name: string) => typedText(String(form.get(name) ?? ""));
+  return { title: field("title"), content: field("content"), sources: field("sources"), summary: field("summary"), tags: [], image: null, pendingImage: "" };
 }
