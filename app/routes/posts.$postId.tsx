@@ -143,15 +143,16 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
       >
         Delete
       </button>
+      <Link to={hrefs.view} className="button button-light" preventScrollReset>
+        Cancel
+      </Link>
+      {/* A draft needs only a title; the article stays as readers see it. */}
       <button type="submit" form="edit-post" name="intent" value="draft" className="button button-light" disabled={!title.trim()}>
         Uložiť koncept
       </button>
       <button type="submit" form="edit-post" name="intent" value="preview" className="button button-light" disabled={!title.trim()}>
         Náhľad
       </button>
-      <Link to={hrefs.view} className="button button-light" preventScrollReset>
-        Cancel
-      </Link>
     </>
   );
 
