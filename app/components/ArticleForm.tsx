@@ -1,19 +1,9 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
 import { DRAFT_MESSAGES, formIntent } from "~/lib/drafts";
-import {
-  DRAFT_FIELDS,
-  draftSchema,
-  NEW_POST_FIELDS,
-  newPostSchema,
-} from "~/lib/forms";
-import {
-  CONTENT_MAX_LENGTH,
-  MESSAGES,
-  SUMMARY_MAX_LENGTH,
-  TITLE_MAX_LENGTH,
-} from "~/lib/rules";
-import { Field } from "./Field";
+import { DRAFT_FIELDS, draftSchema, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
+import { CONTENT_MAX_LENGTH, MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
+import { Field, SummaryField } from "./Field";
 import { ImagePicker } from "./ImagePicker";
 import { FormError } from "./Messages";
 import { SourcesField } from "./SourcesField";
@@ -53,58 +43,32 @@ function describeImage(form: FormData): void {
  * (the full rules). With JavaScript, the rules of the button pressed are
  * checked before sending; the server checks them all again.
  */
-export function ArticleForm({
-  edit = false,
-  values,
-  refused,
-  readOnly = false,
-}: Props) {
+export function ArticleForm({ edit = false, values, refused, readOnly = false }: Props) {
   const navigation = useNavigation();
-  const publishCheck = useFormCheck(
-    newPostSchema,
-    NEW_POST_FIELDS,
-    MESSAGES.createFieldsMissing,
-    describeImage
-  );
-  const draftCheck = useFormCheck(
-    draftSchema,
-    DRAFT_FIELDS,
-    DRAFT_MESSAGES.titleMissing
-  );
+  const publishCheck = useFormCheck(newPostSchema, NEW_POST_FIELDS, MESSAGES.createFieldsMissing, describeImage);
+  const draftCheck = useFormCheck(draftSchema, DRAFT_FIELDS, DRAFT_MESSAGES.titleMissing);
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const submitter = (event.nativeEvent as SubmitEvent)
-      .submitter as HTMLButtonElement | null;
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     // A pending edit's publish is checked by the server (its rules are the edit form's).
-    const check =
-      formIntent(submitter?.value) === "publish" && !edit
-        ? publishCheck
-        : draftCheck;
+    const check = formIntent(submitter?.value) === "publish" && !edit ? publishCheck : draftCheck;
     (check === publishCheck ? draftCheck : publishCheck).clear();
     check.onSubmit(event);
   }
   const problem = publishCheck.problem ?? draftCheck.problem;
-  const shown = problem
-    ? { error: problem.message, invalid: problem.invalid as string[] }
-    : refused;
+  const shown = problem ? { error: problem.message, invalid: problem.invalid as string[] } : refused;
   const invalid = (field: string) => shown?.invalid.includes(field) ?? false;
   // A refusal from the server is at the top of a long form: take the reader there (the client's own check marks its field).
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    if (refused?.error)
-      form.current?.querySelector<HTMLElement>("#create-error")?.focus();
+    if (refused?.error) form.current?.querySelector<HTMLElement>("#create-error")?.focus();
   }, [refused]);
-  const busy =
-    navigation.state === "submitting"
-      ? formIntent(navigation.formData?.get("intent"))
-      : null;
+  const busy = navigation.state === "submitting" ? formIntent(navigation.formData?.get("intent")) : null;
 
   return (
     // Keyed by each answer, so the fields show what the server kept.
     <Form
       method="post"
-      encType={
-        edit ? "application/x-www-form-urlencoded" : "multipart/form-data"
-      }
+      encType={edit ? "application/x-www-form-urlencoded" : "multipart/form-data"}
       noValidate
       key={JSON.stringify(values ?? null)}
       className="create-form"
@@ -132,44 +96,19 @@ export function ArticleForm({
             required
             defaultValue={values?.content}
             aria-invalid={invalid("content") || undefined}
-            aria-describedby={
-              invalid("content") ? "create-error" : "content-hint"
-            }
+            aria-describedby={invalid("content") ? "create-error" : "content-hint"}
           />
           <p className="field-hint" id="content-hint">
-            Nový riadok sa zachová. Môžete použiť aj &lt;b&gt;, &lt;i&gt;,
-            &lt;em&gt;, &lt;strong&gt;, &lt;p&gt; a &lt;a&gt;.
+            Nový riadok sa zachová. Môžete použiť aj &lt;b&gt;, &lt;i&gt;, &lt;em&gt;, &lt;strong&gt;, &lt;p&gt; a &lt;a&gt;.
           </p>
         </div>
-        {!edit && (
-          <TagPicker
-            initial={values?.tags ?? []}
-            invalid={invalid("tags")}
-            errorId="create-error"
-          />
-        )}
-        <SourcesField
-          defaultValue={values?.sources}
-          invalid={invalid("sources")}
-          errorId="create-error"
-        />
+        {!edit && <TagPicker initial={values?.tags ?? []} invalid={invalid("tags")} errorId="create-error" />}
+        <SourcesField defaultValue={values?.sources} invalid={invalid("sources")} errorId="create-error" />
         {edit ? (
-          <Field
-            name="summary"
-            label="Čo ste zmenili?"
-            placeholder="Nepovinné, napr. opravený rok bitky"
-            maxLength={SUMMARY_MAX_LENGTH}
-            defaultValue={values?.summary ?? ""}
-            invalid={invalid("summary")}
-            errorId="create-error"
-          />
+          <SummaryField defaultValue={values?.summary ?? ""} invalid={invalid("summary")} errorId="create-error" />
         ) : (
           // Last, so that an oversized image cannot cut off the fields before it.
-          <ImagePicker
-            pendingImage={values?.pendingImage ?? ""}
-            invalid={invalid("image")}
-            errorId="create-error"
-          />
+          <ImagePicker pendingImage={values?.pendingImage ?? ""} invalid={invalid("image")} errorId="create-error" />
         )}
         {!readOnly && <DraftButtons busy={busy} />}
       </fieldset>
@@ -177,48 +116,22 @@ export function ArticleForm({
   );
 }
 
-/** "Uložiť koncept", "Náhľad" and the publish button, each sending its `intent` (the form's last field). */
-export function DraftButtons({
-  busy,
-  publishLabel = "Uverejniť",
-  form,
-}: {
-  busy: string | null;
-  publishLabel?: string;
-  form?: string;
-}) {
+/** Each button's label, and while its submit is on the way. */
+const BUTTONS = [
+  { intent: "draft", label: "Uložiť koncept", busyLabel: "Ukladám…", className: "button button-secondary" },
+  { intent: "preview", label: "Náhľad", busyLabel: "Pripravujem náhľad…", className: "button button-secondary" },
+  { intent: "publish", label: "Uverejniť", busyLabel: "Uverejňujem…", className: "button button-large" },
+] as const;
+
+/** "Uložiť koncept", "Náhľad" and "Uverejniť", each sending its `intent` (the form's last field). */
+function DraftButtons({ busy }: { busy: string | null }) {
   return (
     <div className="button-row draft-buttons">
-      <button
-        type="submit"
-        name="intent"
-        value="draft"
-        className="button button-secondary"
-        form={form}
-        disabled={busy !== null}
-      >
-        {busy === "draft" ? "Ukladám…" : "Uložiť koncept"}
-      </button>
-      <button
-        type="submit"
-        name="intent"
-        value="preview"
-        className="button button-secondary"
-        form={form}
-        disabled={busy !== null}
-      >
-        {busy === "preview" ? "Pripravujem náhľad…" : "Náhľad"}
-      </button>
-      <button
-        type="submit"
-        name="intent"
-        value="publish"
-        className="button button-large"
-        form={form}
-        disabled={busy !== null}
-      >
-        {busy === "publish" ? "Uverejňujem…" : publishLabel}
-      </button>
+      {BUTTONS.map((button) => (
+        <button key={button.intent} type="submit" name="intent" value={button.intent} className={button.className} disabled={busy !== null}>
+          {busy === button.intent ? button.busyLabel : button.label}
+        </button>
+      ))}
     </div>
   );
 }

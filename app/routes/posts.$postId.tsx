@@ -13,7 +13,7 @@ import {
   useSubmit,
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { Field } from "~/components/Field";
+import { SummaryField } from "~/components/Field";
 import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
 import { ArticleBody } from "~/components/ArticleBody";
@@ -25,7 +25,7 @@ import type { ArticlePreview as Preview } from "~/lib/drafts";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { editCount } from "~/lib/revisions";
-import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, SUMMARY_MAX_LENGTH, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
+import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { sourcesToTyped } from "~/lib/sources";
 import { getPost } from "~/models/posts.server";
@@ -227,15 +227,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               aria-invalid={invalid.has("content") || undefined}
             />
             <SourcesField defaultValue={typed?.sources ?? sourcesToTyped(post.sources)} invalid={invalid.has("sources")} errorId="edit-error" />
-            <Field
-              name="summary"
-              label="Čo ste zmenili?"
-              placeholder="Nepovinné, napr. opravený rok bitky"
-              maxLength={SUMMARY_MAX_LENGTH}
-              defaultValue={typed?.summary ?? ""}
-              invalid={invalid.has("summary")}
-              errorId="edit-error"
-            />
+            <SummaryField defaultValue={typed?.summary ?? ""} invalid={invalid.has("summary")} errorId="edit-error" />
           </Form>
         ) : (
           <>
