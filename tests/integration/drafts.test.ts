@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import { parse } from "node-html-parser";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, PREVIEW_LABEL } from "~/lib/drafts";
-import { MESSAGES } from "~/lib/rules";
+import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, PREVIEW_LABEL, PREVIEWS_PER_HOUR } from "~/lib/drafts";
+import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, MESSAGES } from "~/lib/rules";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
 import { publish } from "../../scripts/lib/publish";
@@ -317,6 +317,41 @@ describe("preview", () => {
     expect(preview.doc.querySelector('textarea[name="content"]')?.text).toBe("Nový <i>text</i>.");
     expect(postRow(postId)?.title).toBe("Náhľad úpravy");
     expect(revisionsOf(postId)).toHaveLength(1);
+  });
+});
+
+describe("bounds", () => {
+  it("answers the worst allowed preview and draft quickly (the create form's limits bound both)", async () => {
+    const { client, email } = await registerUser(base);
+    // As many tags as allowed, nested as deep as allowed, the rest line breaks: 30,000 characters (as tests/integration/hardening.test.ts).
+    const blocks = CONTENT_MAX_TAGS / CONTENT_MAX_DEPTH;
+    const markup = "<b>".repeat(CONTENT_MAX_DEPTH) + "</b>".repeat(CONTENT_MAX_DEPTH);
+    const worst = `${"<b>".repeat(CONTENT_MAX_DEPTH)}${"\n".repeat(CONTENT_MAX_LENGTH / blocks - markup.length)}${"</b>".repeat(CONTENT_MAX_DEPTH)}`.repeat(blocks);
+    const timed = async (fields: Fields) => {
+      const started = performance.now();
+      const reply = await send(client, "/create-post", fields);
+      return { status: reply.response.status, ms: performance.now() - started };
+    };
+    const preview = await timed({ intent: "preview", title: "Najhorší náhľad", content: worst });
+    const draft = await timed({ intent: "draft", title: "Najhorší koncept", content: worst });
+    console.log(`worst allowed preview: ${preview.status} in ${preview.ms.toFixed(0)} ms; worst draft save: ${draft.status} in ${draft.ms.toFixed(0)} ms`);
+    expect([preview.status, draft.status]).toEqual([200, 303]);
+    expect(preview.ms).toBeLessThan(2_000);
+    expect(draftsOf(email)[0].content).toHaveLength(CONTENT_MAX_LENGTH);
+    // One character more is refused for a draft too.
+    expect((await send(client, "/create-post", { title: "Príliš dlhý", content: "x".repeat(CONTENT_MAX_LENGTH + 1) })).response.status).toBe(400);
+  });
+
+  it(`allows ${PREVIEWS_PER_HOUR} previews an hour per account`, async () => {
+    const { client, email } = await registerUser(base);
+    const id = db((d) => d.prepare("SELECT id FROM users WHERE email = ?").pluck().get(email) as string);
+    // The hour's previews used up (the throttle's own counter).
+    db((d) => d.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, ?)").run(`previewsPerAccountPerHour:${id}`, Date.now(), PREVIEWS_PER_HOUR), true);
+    const refused = await send(client, "/create-post", { intent: "preview", title: "Ešte jeden náhľad", content: "Text" });
+    expect(refused.response.status).toBe(429);
+    expect(refused.doc.querySelector(".form-error")?.text).toBe(DRAFT_MESSAGES.previewQuota);
+    expect(refused.doc.querySelector("#field-content")?.text).toBe("Text");
+    expect(refused.doc.querySelector(".article-preview")).toBeNull();
   });
 });
 
