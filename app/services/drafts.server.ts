@@ -300,7 +300,8 @@ export async function answerEditDraftForm(access: DraftAccess, form: FormData): 
 export async function answerEditForm({ post, user }: ChangePermission, form: FormData, intent: "draft" | "preview"): Promise<FormAnswer> {
   const input = editInput(form);
   if (intent === "draft") return draftSaved(await saveDraft(user, input, { target: editTarget(post.id, form.get("baseRevision")) }));
-  return previewArticle(user, input, { tags: post.tags, image: { key: post.image, width: post.imageWidth, height: post.imageHeight } });
+  // The edit form cannot change the image, and the article's layer shows it right above the preview.
+  return previewArticle(user, input, { tags: post.tags, image: null });
 }
 
 /** An edit form's fields as a draft's input (it has no tags or image of its own). */

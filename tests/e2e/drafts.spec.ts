@@ -89,3 +89,51 @@ test("an author saves a draft, previews it and publishes it", async ({ page, jsE
   await expect(page.locator(".draft-list li").filter({ hasText: title })).toHaveCount(0);
   expect((await page.request.get(draftUrl)).status()).toBe(404);
 });
+
+test("an author previews an edit, keeps it as a draft while readers see the article unchanged, then publishes it", async ({ page, jsEnabled }, testInfo) => {
+  const title = `Úprava ${testInfo.project.name} ${Date.now()}`;
+  await signUp(page, `uprava-${testInfo.project.name}`);
+  await open(page, "/create-post", jsEnabled);
+  await page.getByLabel("Nadpis").fill(title);
+  await page.getByLabel("Text článku").fill("Pôvodný text.");
+  await page.getByLabel(/Obrázok/).setInputFiles({ name: "uprava.jpg", mimeType: "image/jpeg", buffer: await makeImage("jpeg", 900, 560) });
+  if (jsEnabled) {
+    await expect(page.locator(".image-preview img")).toBeVisible();
+    await page.getByLabel(/^Tagy/).selectOption("Osobnosti");
+  } else {
+    await page.getByRole("checkbox", { name: "Osobnosti", exact: true }).check();
+  }
+  await page.getByRole("button", { name: "Uverejniť" }).click();
+  const dialog = page.getByRole("dialog", { name: title });
+  await expect(dialog).toBeVisible();
+  const articleUrl = new URL(page.url()).pathname;
+
+  await dialog.getByRole("link", { name: "Edit" }).click();
+  await page.getByPlaceholder("Edit content").fill("Nový text s <i>kurzívou</i>.");
+  await page.getByLabel("Čo ste zmenili?").fill("Nový text");
+  await page.getByRole("button", { name: "Náhľad" }).click();
+  const preview = page.getByRole("region", { name: "Náhľad — článok ešte nie je uverejnený" });
+  await expect(preview.locator(".post-content i")).toHaveText("kurzívou");
+  await expect(preview.locator(".post-tags li")).toHaveText(["Osobnosti"]);
+  await expect(page.getByPlaceholder("Edit content")).toHaveValue("Nový text s <i>kurzívou</i>.");
+  if (jsEnabled) await expectNoAxeViolations(page);
+  await snapshot(page, testInfo, "edit-preview");
+
+  await page.getByRole("button", { name: "Uložiť koncept" }).click();
+  await expect(page).toHaveURL(/\/drafts\/[\w-]+\?done=saved$/);
+  await expect(page.getByRole("heading", { name: "Koncept úpravy článku" })).toBeVisible();
+  await expect(page.getByLabel("Čo ste zmenili?")).toHaveValue("Nový text");
+  if (jsEnabled) await expectNoAxeViolations(page);
+
+  // Readers (another browser, signed out) see the article as it was.
+  const reader = await page.context().browser()!.newPage();
+  await reader.goto(`${process.env.E2E_BASE_URL}${articleUrl}`);
+  await expect(reader.locator(".post-content")).toHaveText("Pôvodný text.");
+  await reader.close();
+
+  await page.getByRole("button", { name: "Uverejniť" }).click();
+  await expect(page).toHaveURL(new RegExp(`${articleUrl}$`));
+  await expect(page.getByRole("dialog", { name: title }).locator(".post-content i")).toHaveText("kurzívou");
+  await open(page, `${articleUrl}/history`, jsEnabled);
+  await expect(page.locator(".history-table tbody tr").first()).toContainText("Nový text");
+});
