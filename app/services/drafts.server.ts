@@ -230,7 +230,8 @@ export async function publishDraft(access: DraftAccess | undefined, input: Draft
       return true;
     },
   });
-  if (!published.ok) return { ...published, values: { ...values, ...published.values, summary: values.summary } };
+  // Refused, the form shows the image it will publish with: a new one kept as a pending upload, else the draft's own.
+  if (!published.ok) return { ...published, values: { ...values, ...published.values, pendingImage: published.values?.pendingImage || (draft.imageKey ?? "") } };
   if (replaced) await deleteImage(replaced);
   return { ok: true, postId: published.id };
 }

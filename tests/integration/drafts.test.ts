@@ -131,6 +131,8 @@ describe("publishing a draft", () => {
     expect(refused.doc.querySelector(".form-error")?.text).toBe(MESSAGES.createFieldsMissing);
     expect(refused.doc.querySelector("#field-title")?.getAttribute("value")).toBe("Bitka pri Moháči");
     expect(refused.doc.querySelector("#field-content")?.text).toBe("Text");
+    // The draft's image is still the form's.
+    expect(refused.doc.querySelector('input[name="pendingImage"]')?.getAttribute("value")).toBe(image);
     expect(draftRow(id)?.title).toBe("Koncept: Bitka pri Moháči");
 
     const published = await send(client, `/drafts/${id}`, { intent: "publish", title: "Bitka pri Moháči", content: "Text o bitke", tags: ["Osobnosti"], pendingImage: image });
