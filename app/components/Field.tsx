@@ -1,4 +1,4 @@
-import { DISPLAY_NAME_MAX_LENGTH } from "~/lib/rules";
+import { DISPLAY_NAME_MAX_LENGTH, SUMMARY_MAX_LENGTH } from "~/lib/rules";
 
 type Props = {
   name: string;
@@ -65,5 +65,20 @@ export function NewPasswordFields({ label, invalid, errorId }: { label: string; 
         errorId={errorId}
       />
     </>
+  );
+}
+
+/** "Čo ste zmenili?": an edit's one-line summary (the edit form, a pending edit's draft). */
+export function SummaryField({ defaultValue, invalid, errorId }: { defaultValue: string; invalid: boolean; errorId: string }) {
+  return (
+    <Field
+      name="summary"
+      label="Čo ste zmenili?"
+      placeholder="Nepovinné, napr. opravený rok bitky"
+      maxLength={SUMMARY_MAX_LENGTH}
+      defaultValue={defaultValue}
+      invalid={invalid}
+      errorId={errorId}
+    />
   );
 }

@@ -115,6 +115,49 @@ export const revisions = sqliteTable(
 );
 
 /**
+ * Unfinished work, seen only by its author (and admins): a new article not
+ * yet published, or a pending edit of a published one (`post_id`). A table
+ * of its own, never a state of `posts`: every reader's page, list, search,
+ * feed and the page cache read `posts` only, so no draft can reach them.
+ * The fields are kept as typed (sanitised only for a preview or when
+ * published). The image's files belong to the draft from the save that took
+ * it out of `pending_images`, so the day-old clean-up never removes them.
+ */
+export const drafts = sqliteTable(
+  "drafts",
+  {
+    id: text("id").primaryKey(),
+    authorId: text("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Set for a pending edit of this article; the draft goes with the article. */
+    postId: text("post_id").references(() => posts.id, { onDelete: "cascade" }),
+    /** The article's revision number the pending edit started from. */
+    baseRevision: integer("base_revision"),
+    title: text("title").notNull(),
+    content: text("content").notNull().default(""),
+    /** One source per line, as typed (~/lib/sources). */
+    sources: text("sources").notNull().default(""),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** A pending edit's "Čo ste zmenili?". */
+    summary: text("summary").notNull().default(""),
+    imageKey: text("image_key"),
+    imageWidth: integer("image_width"),
+    imageHeight: integer("image_height"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    // An author's drafts, newest first (the account page), and their count (the per-account cap).
+    index("drafts_author_updated_idx").on(t.authorId, sql`${t.updatedAt} DESC`),
+    // Whether an image's key is a draft's, asked by /images/ (one lookup).
+    index("drafts_image_idx").on(t.imageKey),
+    // Deleting an article removes its pending edits: without an index, each deletion would read the whole table.
+    index("drafts_post_idx").on(t.postId),
+  ],
+);
+
+/**
  * What the reader's search looks in: one row per post, with its own integer
  * key for the full-text index (migration 0006 adds `post_search`, an FTS5
  * index over this table, and the triggers that keep it in step). A table of

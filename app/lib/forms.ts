@@ -15,6 +15,7 @@ import {
   TITLE_MAX_LENGTH,
   typedText,
 } from "./rules";
+import { DRAFT_MESSAGES } from "./drafts";
 import { MODERATION_MESSAGES, REPORT_NOTE_MAX_LENGTH, REPORT_REASONS, type ReportReason } from "./moderation";
 import { sourcesProblem } from "./sources";
 import { isTag } from "./tags";
@@ -54,26 +55,24 @@ const title = (missing: string) =>
     rule((t: string) => !hasHiddenControls(t), POST_MESSAGES.titleControls),
   );
 
-/** An article body as the author typed it (newlines as \n): its length and its markup. */
-const content = (missing: string) =>
-  z.pipe(
-    z.pipe(z.string({ error: missing }), z.transform(typedText)),
-    text(missing).check(
-      rule((c: string) => c.length <= CONTENT_MAX_LENGTH, POST_MESSAGES.contentTooLong),
-      rule((c: string) => !hasUnclosedBidi(c), POST_MESSAGES.contentBidi),
-      problemOf(contentMarkupProblem),
-    ),
-  );
+/** The rules of an article body as the author typed it (newlines as \n): its length and its markup. */
+const contentRules = () => [
+  rule((c: string) => c.length <= CONTENT_MAX_LENGTH, POST_MESSAGES.contentTooLong),
+  rule((c: string) => !hasUnclosedBidi(c), POST_MESSAGES.contentBidi),
+  problemOf(contentMarkupProblem),
+];
+
+const content = (missing: string) => z.pipe(z.pipe(z.string({ error: missing }), z.transform(typedText)), text(missing).check(...contentRules()));
 
 /** The sources as typed, one per line (~/lib/sources); optional. */
 const sources = z.pipe(z.pipe(z._default(z.string(), ""), z.transform(typedText)), z.string().check(problemOf(sourcesProblem)));
 
-const tags = z
-  .array(z.string(), { error: MESSAGES.createFieldsMissing })
-  .check(
-    rule((list: string[]) => list.length > 0, MESSAGES.createFieldsMissing),
-    problemOf((list: string[]) => tagsProblem(list, isTag)),
-  );
+const tagRules = problemOf((list: string[]) => tagsProblem(list, isTag));
+
+const tags = z.array(z.string(), { error: MESSAGES.createFieldsMissing }).check(
+  rule((list: string[]) => list.length > 0, MESSAGES.createFieldsMissing),
+  tagRules,
+);
 
 /**
  * The create form. `image` is present when the form has an image: the
@@ -106,6 +105,20 @@ export const editPostSchema = z.object({
   summary,
 });
 export const EDIT_POST_FIELDS = ["title", "content", "sources", "summary"] as const;
+
+/**
+ * A draft (~/lib/drafts): only its title is required; every other field may
+ * be empty, but is bounded as the create and edit forms bound it. The full
+ * rules apply when it is published.
+ */
+export const draftSchema = z.object({
+  title: title(DRAFT_MESSAGES.titleMissing),
+  content: z.pipe(z.pipe(z._default(z.string(), ""), z.transform(typedText)), z.string().check(...contentRules())),
+  tags: z.array(z.string()).check(tagRules),
+  sources,
+  summary,
+});
+export const DRAFT_FIELDS = ["title", "content", "tags", "sources", "summary"] as const;
 
 const email = identity;
 

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { Source } from "~/lib/sources";
 import type { PostCard } from "~/lib/types";
 import { countRows, db } from "~/db/connection.server";
-import { pendingImages, posts, postTags, postTexts, users } from "~/db/schema.server";
+import { drafts, pendingImages, posts, postTags, postTexts, users } from "~/db/schema.server";
 import { recordRevision } from "./revisions.server";
 import { searchTextOf } from "./search.server";
 
@@ -210,18 +210,21 @@ export function listPostsOf(authorId: string, page: { offset: number; limit: num
 export const imageQueries = {
   postWithImage: db.select({ id: posts.id }).from(posts).where(eq(posts.image, sql.placeholder("key"))).limit(1),
   pendingImage: db.select({ key: pendingImages.key }).from(pendingImages).where(eq(pendingImages.key, sql.placeholder("key"))),
+  draftWithImage: db.select({ id: drafts.id }).from(drafts).where(eq(drafts.imageKey, sql.placeholder("key"))).limit(1),
 };
 const postWithImage = imageQueries.postWithImage.prepare();
 const pendingImage = imageQueries.pendingImage.prepare();
+const draftWithImage = imageQueries.draftWithImage.prepare();
 
-/** Whether an image key is in use, by a post or by a pending upload. */
+/** Whether an image key is in use, by a post, a pending upload or a draft. */
 export function imageKeyInUse(key: string): boolean {
-  return postWithImage.get({ key }) !== undefined || pendingImage.get({ key }) !== undefined;
+  return postWithImage.get({ key }) !== undefined || pendingImage.get({ key }) !== undefined || draftWithImage.get({ key }) !== undefined;
 }
 
-/** Every image key in use: by a post or by a pending upload. */
+/** Every image key in use: by a post, a pending upload or a draft. */
 export function referencedImageKeys(): Set<string> {
   const posted = db.select({ key: posts.image }).from(posts).all();
   const pending = db.select({ key: pendingImages.key }).from(pendingImages).all();
-  return new Set([...posted, ...pending].map((row) => row.key));
+  const drafted = db.select({ key: drafts.imageKey }).from(drafts).where(sql`${drafts.imageKey} IS NOT NULL`).all();
+  return new Set([...posted, ...pending, ...drafted].flatMap((row) => row.key ?? []));
 }

@@ -6,9 +6,11 @@ import { ArticleList, FormError, Notice } from "~/components/Messages";
 import { Pager } from "~/components/Pager";
 import { useFocusFirstError } from "~/components/useFocusFirstError";
 import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
+import { DRAFTS_PER_ACCOUNT, draftKind } from "~/lib/drafts";
 import { articleCount, pageWindow, parsePage } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
 import { describeUserAgent } from "~/lib/user-agent";
+import { listDraftsOf } from "~/models/drafts.server";
 import { countPostsOf, listPostsOf } from "~/models/posts.server";
 import { changePassword, renameAccount, type AccountResult } from "~/services/account.server";
 import { retryAfter } from "~/services/concurrency.server";
@@ -23,6 +25,7 @@ const DONE = {
   rename: "Meno je zmenené.",
   password: "Heslo je zmenené. Ostatné zariadenia sú odhlásené.",
   endSession: "Zariadenie je odhlásené.",
+  draftDeleted: "Koncept je zmazaný.",
 } as const;
 
 type Intent = "rename" | "password";
@@ -36,6 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     account: { displayName: user.displayName, email: user.email, isAdmin: user.isAdmin },
     articles: { rows: listPostsOf(user.id, window), total, page: window.page, pages: window.pages },
+    // All of them: an account keeps at most DRAFTS_PER_ACCOUNT.
+    drafts: listDraftsOf(user.id, DRAFTS_PER_ACCOUNT),
     sessions: sessionsOf(user.id, idHash).map((s) => ({ ...s, device: describeUserAgent(s.userAgent) })),
     notice: done && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null,
   };
@@ -61,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Account() {
-  const { account, articles, sessions, notice } = useLoaderData<typeof loader>();
+  const { account, articles, drafts, sessions, notice } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const failed = (intent: Intent) => (result?.intent === intent ? result : undefined);
@@ -85,6 +90,30 @@ export default function Account() {
             <p>Spolu {articleCount(articles.total)}, najnovšie prvé.</p>
             <ArticleList articles={articles.rows} editable />
             <Pager page={articles.page} pages={articles.pages} hrefOf={(page) => `/account?page=${page}`} label="Stránky mojich článkov" />
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="koncepty">
+        <h2 id="koncepty">Koncepty</h2>
+        {drafts.length === 0 ? (
+          <p>Nemáte žiadne koncepty. Koncept uložíte tlačidlom „Uložiť koncept“ pri písaní alebo úprave článku; vidíte ho iba vy.</p>
+        ) : (
+          <>
+            <p>Vidíte ich iba vy (a administrátori), naposledy uložené prvé; najviac {DRAFTS_PER_ACCOUNT}.</p>
+            <ul className="plain-list article-list draft-list">
+              {drafts.map((draft) => (
+                <li key={draft.id}>
+                  <Link to={`/drafts/${draft.id}`} className="article-list-title">
+                    {draft.title}
+                  </Link>
+                  <span className="muted">
+                    {draftKind(draft.postId ? (draft.postTitle ?? "") : null)} · uložené{" "}
+                    <time dateTime={isoTime(draft.updatedAt)}>{formatDateTime(draft.updatedAt)}</time>
+                  </span>
+                </li>
+              ))}
+            </ul>
           </>
         )}
       </section>

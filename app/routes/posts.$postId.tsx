@@ -14,19 +14,20 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ContentHint } from "~/components/ContentHint";
-import { Field } from "~/components/Field";
 import { EditConflict } from "~/components/EditConflict";
+import { SummaryField } from "~/components/Field";
 import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
-import { PostTags } from "~/components/PostTags";
-import { PostText } from "~/components/PostText";
+import { ArticleBody } from "~/components/ArticleBody";
+import { ArticlePreview } from "~/components/ArticlePreview";
 import { SourcesField } from "~/components/SourcesField";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { formatDate, isoTime } from "~/lib/dates";
+import type { ArticlePreview as Preview } from "~/lib/drafts";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { editCount, type EditConflict as EditConflictData } from "~/lib/revisions";
-import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, SUMMARY_MAX_LENGTH, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
+import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { sourcesToTyped } from "~/lib/sources";
 import { getPost } from "~/models/posts.server";
@@ -35,6 +36,7 @@ import { errorSummary } from "~/lib/errors";
 import type { loader as rootLoader } from "~/root";
 import { env } from "~/config/env.server";
 import { retryAfter } from "~/services/concurrency.server";
+import { answerEditForm } from "~/services/drafts.server";
 import { readForm } from "~/services/forms.server";
 import { mayChangePost, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -60,6 +62,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const intent = form.get("intent");
   if (intent === "delete" && form.get("confirm") !== "yes") return { ...NOTHING_TO_SHOW, confirmDelete: true };
+  // A pending edit kept as a draft, or previewed: the article stays as readers see it.
+  if (intent === "draft" || intent === "preview") {
+    const answer = await answerEditForm(permission, form, intent);
+    if (!answer.ok) return refused(answer, editedValues(form));
+    if ("redirect" in answer) return redirect(answer.redirect, 303);
+    return { ...NOTHING_TO_SHOW, values: editedValues(form), preview: answer.preview };
+  }
   const result = intent === "delete" ? await removePost(permission) : intent === "save" ? await savePost(permission, form) : null;
   if (!result) return data(NOTHING_TO_SHOW, { status: 400 });
   // A refused edit shows the form again as it was typed.
@@ -78,6 +87,7 @@ const NOTHING_TO_SHOW = {
   invalid: [] as PostField[],
   values: null as EditedValues | null,
   conflict: null as EditConflictData | null,
+  preview: null as Preview | null,
 };
 
 function editedValues(form: FormData): EditedValues {
@@ -147,6 +157,13 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
       <Link to={hrefs.view} className="button button-light" preventScrollReset>
         Cancel
       </Link>
+      {/* A draft needs only a title; the article stays as readers see it. */}
+      <button type="submit" form="edit-post" name="intent" value="draft" className="button button-light" disabled={!title.trim()}>
+        Uložiť koncept
+      </button>
+      <button type="submit" form="edit-post" name="intent" value="preview" className="button button-light" disabled={!title.trim()}>
+        Náhľad
+      </button>
     </>
   );
 
@@ -193,6 +210,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
         )}
         {result?.conflict && editing && <EditConflict conflict={result.conflict} />}
         {result?.confirmDelete && <DeleteConfirmation viewHref={hrefs.view} />}
+        {editing && result?.preview && <ArticlePreview preview={result.preview} />}
         {editing ? (
           <Form method="post" id="edit-post" className="edit-form" preventScrollReset>
             <h1 id="post-title" className="visually-hidden">
@@ -225,15 +243,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
             />
             <ContentHint id="edit-content-hint" />
             <SourcesField defaultValue={typed?.sources ?? sourcesToTyped(post.sources)} invalid={invalid.has("sources")} errorId="edit-error" />
-            <Field
-              name="summary"
-              label="Čo ste zmenili?"
-              placeholder="Nepovinné, napr. opravený rok bitky"
-              maxLength={SUMMARY_MAX_LENGTH}
-              defaultValue={typed?.summary ?? ""}
-              invalid={invalid.has("summary")}
-              errorId="edit-error"
-            />
+            <SummaryField defaultValue={typed?.summary ?? ""} invalid={invalid.has("summary")} errorId="edit-error" />
           </Form>
         ) : (
           <>
@@ -249,8 +259,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
                 </Link>
               </p>
             )}
-            <PostText content={post.content} sources={post.sources} />
-            <PostTags tags={post.tags} />
+            <ArticleBody content={post.content} sources={post.sources} tags={post.tags} />
           </>
         )}
       </div>

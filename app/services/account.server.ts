@@ -2,6 +2,7 @@ import { CHANGE_PASSWORD_FIELDS, changePasswordSchema, checkForm, deleteAccountS
 import { articleCount, MODERATION_MESSAGES } from "~/lib/moderation";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE } from "~/lib/rules";
 import { inTransaction } from "~/db/connection.server";
+import { deleteDraftsOf } from "~/models/drafts.server";
 import { takePendingImagesOf } from "~/models/pending-images.server";
 import { deleteResetTokensOf } from "~/models/reset-tokens.server";
 import { countActiveAdmins, deleteUser, isNameTaken, setDisplayName, setPasswordHash } from "~/models/users.server";
@@ -80,7 +81,7 @@ export async function changePassword(session: { user: CurrentUser; idHash: strin
 }
 
 /**
- * Delete the account: its articles and their images, its pending uploads,
+ * Delete the account: its articles and their images, its drafts and pending uploads (their images too),
  * sessions, reset links and reports. The moderation log keeps its entries,
  * with the names as they were, and gains one saying the account was deleted.
  */
@@ -96,9 +97,9 @@ export async function deleteAccount(user: CurrentUser, form: FormData, client: R
       // Again in the transaction, so that two admins leaving at once cannot both go.
       if (lastAdmin()) throw new LastAdminError();
       logModeration(user, "deleteAccount", { user, detail: articleCount(count) });
-      const pending = takePendingImagesOf(user.id);
+      const images = [...takePendingImagesOf(user.id), ...deleteDraftsOf(user.id)];
       deleteUser(user.id);
-      return pending;
+      return images;
     });
     return { ok: true };
   } catch (error) {

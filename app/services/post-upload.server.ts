@@ -52,8 +52,8 @@ class UploadMemory {
   }
 }
 
-/** The create form as read: every field, or those that arrived before reading stopped, and why it stopped. */
-export type PostFormRead = { input: PostFormInput; refusal?: { status: number; error: string; invalid: PostField[] } };
+/** The create form as read: every field, or those that arrived before reading stopped, and why it stopped; `intent` is the button pressed (the form's last field). */
+export type PostFormRead = { input: PostFormInput; intent: string; refusal?: { status: number; error: string; invalid: PostField[] } };
 
 const PARSER_LIMITS = {
   maxFileSize: IMAGE_MAX_BYTES - 1,
@@ -80,9 +80,14 @@ export async function withUploadedForm<T>(userId: string, request: Request, hand
   }
 }
 
+/** Whether a request sends a multipart form (a draft's page takes both kinds). */
+export function isMultipartUpload(request: Request): boolean {
+  return isMultipartRequest(request);
+}
+
 async function readPostForm(request: Request, memory: UploadMemory): Promise<PostFormRead> {
-  const input: PostFormInput = { title: "", content: "", sources: "", tags: [], image: null, pendingImage: "" };
-  const refuse = (status: number, error: string, invalid: PostField[] = []) => ({ input, refusal: { status, error, invalid } });
+  const read: PostFormRead = { input: { title: "", content: "", sources: "", tags: [], image: null, pendingImage: "" }, intent: "" };
+  const refuse = (status: number, error: string, invalid: PostField[] = []) => ({ ...read, refusal: { status, error, invalid } });
   const boundary = getMultipartBoundary(request.headers.get("content-type") ?? "");
   if (!isMultipartRequest(request) || !boundary || !request.body) return refuse(400, BODY_MESSAGES.unreadable);
 
@@ -93,7 +98,7 @@ async function readPostForm(request: Request, memory: UploadMemory): Promise<Pos
       const { done, value } = await reader.read();
       if (done) break;
       if (!memory.take(value.byteLength)) return refuse(503, BUSY_MESSAGE);
-      for (const part of parser.write(value)) keepField(input, part);
+      for (const part of parser.write(value)) keepField(read, part);
     }
     parser.finish();
   } catch (error) {
@@ -111,12 +116,14 @@ async function readPostForm(request: Request, memory: UploadMemory): Promise<Pos
     reader.releaseLock();
   }
   // Refused before anything is written, rather than failing half-way: the fields go back, the image must be picked again.
-  if (input.image && lowOnSpace()) return refuse(507, FAULT_MESSAGES.diskFull, ["image"]);
-  return { input };
+  if (read.input.image && lowOnSpace()) return refuse(507, FAULT_MESSAGES.diskFull, ["image"]);
+  return read;
 }
 
-function keepField(input: PostFormInput, part: MultipartPart): void {
-  if (part.name === "title") input.title = part.text;
+function keepField(read: PostFormRead, part: MultipartPart): void {
+  const { input } = read;
+  if (part.name === "intent") read.intent = part.text;
+  else if (part.name === "title") input.title = part.text;
   else if (part.name === "content") input.content = typedText(part.text);
   else if (part.name === "sources") input.sources = typedText(part.text);
   else if (part.name === "tags") input.tags.push(part.text);

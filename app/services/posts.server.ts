@@ -119,12 +119,19 @@ function checkNewPost(input: PostFormInput, image: "new" | "pending" | null): { 
 }
 
 /**
- * Publish a post from the create form for `userId`: every rule checked here,
- * whatever the browser sent. The post row, its tags and its image exist
- * together or not at all; the cheap checks come first, so a refused form
- * costs little.
+ * A draft being published (~/services/drafts.server): its image, used when
+ * the form brings no other, and the removal of its row, in the new article's
+ * transaction (told the image the article took; false when the draft is gone).
  */
-export async function publishPost(userId: string, input: PostFormInput): Promise<PostResult<{ id: string }>> {
+export type DraftToPublish = { image: StoredImage | null; remove: (usedImage: string) => boolean };
+
+/**
+ * Publish a post from the create form (or a draft) for `userId`: every rule
+ * checked here, whatever the browser sent. The post row, its tags and its
+ * image exist together or not at all; the cheap checks come first, so a
+ * refused form costs little.
+ */
+export async function publishPost(userId: string, input: PostFormInput, draft?: DraftToPublish): Promise<PostResult<{ id: string }>> {
   const values = { title: input.title, content: input.content, sources: input.sources, tags: input.tags, pendingImage: "" };
   const refuse = (status: number, error: string, invalid: PostField[] = []) => refusal(status, error, invalid, values);
 
@@ -132,7 +139,7 @@ export async function publishPost(userId: string, input: PostFormInput): Promise
   if (pending) values.pendingImage = pending.key;
   // An image sent ahead that is no longer there (cleaned up after a day): the other fields are checked first, then this is said.
   const pendingGone = !input.image && input.pendingImage !== "" && !pending;
-  const checked = checkNewPost(input, input.image ? "new" : pending || pendingGone ? "pending" : null);
+  const checked = checkNewPost(input, input.image ? "new" : pending || pendingGone || draft?.image ? "pending" : null);
   if ("error" in checked) {
     // The form goes back to the author: keep a good image so it need not be sent again.
     if (input.image) {
@@ -148,7 +155,7 @@ export async function publishPost(userId: string, input: PostFormInput): Promise
   if (!reserve(quota)) return refuse(429, POST_MESSAGES.postQuota);
   let published: PostResult<{ id: string }> | undefined;
   try {
-    published = await publishChecked(userId, { ...input, title: checked.title }, pending, values);
+    published = await publishChecked(userId, { ...input, title: checked.title }, pending, values, draft);
     return published;
   } finally {
     // Only a published article counts.
@@ -162,6 +169,7 @@ async function publishChecked(
   input: PostFormInput,
   pending: PendingImage | undefined,
   values: PostValues,
+  draft: DraftToPublish | undefined,
 ): Promise<PostResult<{ id: string }>> {
   const refuse = (status: number, error: string, invalid: PostField[] = []) => refusal(status, error, invalid, values);
   const content = await storedContent(input.content, "a new article");
@@ -172,25 +180,34 @@ async function publishChecked(
     const accepted = await acceptImage(userId, input.image);
     if (!accepted.ok) return refuse(accepted.status, accepted.error, accepted.invalid);
     image = accepted.image;
-  } else return refuse(400, MESSAGES.createFieldsMissing, ["image"]);
+  } else if (draft?.image) image = draft.image;
+  else return refuse(400, MESSAGES.createFieldsMissing, ["image"]);
 
   const sources = sourcesFrom(input.sources);
   const post = { title: input.title, content: content.html, sources, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
   try {
-    if (!pending) return { ok: true, id: insertPost(post) };
-    const id = insertPostFromPending(post);
+    const id = inTransaction(() => {
+      const id = pending ? insertPostFromPending(post) : insertPost(post);
+      if (id && draft && !draft.remove(image.key)) throw new DraftGoneError();
+      return id;
+    });
     // The clean-up of day-old pending images took this one while the text was being sanitised.
     if (!id) return refusal(400, POST_MESSAGES.pendingImageGone, ["image"], { ...values, pendingImage: "" });
     return { ok: true, id };
   } catch (error) {
+    // Only an image accepted just now is this attempt's to remove.
+    if (input.image && !pending) await deleteImage(image.key);
+    if (error instanceof DraftGoneError) return refusal(404, "");
     console.error("Could not create a post", error);
-    if (!pending) await deleteImage(image.key);
     return refuse(500, MESSAGES.createFailed);
   }
 }
 
+/** The draft being published was deleted meanwhile (in another tab): nothing is published. */
+class DraftGoneError extends Error {}
+
 /** An article body as it is stored: sanitised (in a worker), or why not. */
-async function storedContent(typed: string, what: string): Promise<PostResult<{ html: string }>> {
+export async function storedContent(typed: string, what: string): Promise<PostResult<{ html: string }>> {
   try {
     return { ok: true, html: await toStoredContent(typed) };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { PREVIEWS_PER_HOUR } from "~/lib/drafts";
 import { QUOTAS } from "~/lib/rules";
 import { createHash } from "node:crypto";
 import { normaliseEmail } from "~/models/users.server";
@@ -38,6 +39,7 @@ export const LIMITS = {
   uploadsPerAccountPerHour: { max: QUOTAS.uploadsPerHour, windowMs: HOUR },
   uploadsPerAccountPerDay: { max: QUOTAS.uploadsPerDay, windowMs: DAY },
   editsPerAccountPerHour: { max: QUOTAS.editsPerHour, windowMs: HOUR },
+  previewsPerAccountPerHour: { max: PREVIEWS_PER_HOUR, windowMs: HOUR },
   reportsPerAccountPerHour: { max: QUOTAS.reportsPerHour, windowMs: HOUR },
   reportsPerAccountPerDay: { max: QUOTAS.reportsPerDay, windowMs: DAY },
   renamesPerAccountPerHour: { max: QUOTAS.renamesPerHour, windowMs: HOUR },
@@ -138,6 +140,11 @@ export function uploadAttempts(userId: string): Attempt[] {
 /** A saved edit of an account (each is sanitised and empties the page cache), against its hourly quota. */
 export function editAttempts(userId: string): Attempt[] {
   return [["editsPerAccountPerHour", userId]];
+}
+
+/** A preview of an account (each sanitises the body in the worker pool), against its hourly quota. */
+export function previewAttempts(userId: string): Attempt[] {
+  return [["previewsPerAccountPerHour", userId]];
 }
 
 /** A report of an account (its id), against its hourly and daily quota. */

@@ -238,7 +238,7 @@ describe("editing and deleting", () => {
     expect(doc.querySelector('input[name="title"]')?.getAttribute("value")).toBe("Pôvodný nadpis");
     expect(doc.querySelector("textarea")?.getAttribute("placeholder")).toBe("Edit content");
     expect(doc.querySelector("textarea")?.text).toBe("Pôvodný text\nna dvoch riadkoch");
-    expect(doc.querySelectorAll(".overlay-actions button, .overlay-actions a").map((b) => b.text.trim())).toEqual(["Save", "Delete", "Cancel"]);
+    expect(doc.querySelectorAll(".overlay-actions button, .overlay-actions a").map((b) => b.text.trim())).toEqual(["Save", "Delete", "Cancel", "Uložiť koncept", "Náhľad"]);
     const notAllowed = await other.get(`/posts/${id}?edit`);
     expect(notAllowed.doc.querySelector("textarea")).toBeNull();
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { authorQueries, imageQueries, readerQueries } from "~/models/posts.server";
 import { revisionQueries } from "~/models/revisions.server";
+import { draftQueries } from "~/models/drafts.server";
 import { sqlite } from "~/db/connection.server";
 
 /** SQLite's plan for a query, one line per step. */
@@ -51,6 +52,18 @@ describe("the image server's question uses indexes", () => {
   it("is a key an article's (posts_image_idx) or a pending upload's (its primary key)", () => {
     expect(plan(imageQueries.postWithImage, { key: "x", limit: 1 }).join(" ")).toMatch(/SEARCH posts USING (COVERING )?INDEX posts_image_idx \(image=\?\)/);
     expect(plan(imageQueries.pendingImage, { key: "x" }).join(" ")).toMatch(/SEARCH pending_images USING (COVERING )?INDEX sqlite_autoindex_pending_images_1 \(key=\?\)/);
+  });
+
+  it("or a draft's (drafts_image_idx)", () => {
+    expect(plan(imageQueries.draftWithImage, { key: "x", limit: 1 }).join(" ")).toMatch(/SEARCH drafts USING (COVERING )?INDEX drafts_image_idx \(image_key=\?\)/);
+  });
+});
+
+describe("an author's drafts use the index that matches them", () => {
+  it("last saved first: walks drafts_author_updated_idx, no sort", () => {
+    const steps = plan(draftQueries.draftsOfAuthor, { authorId: "x", limit: 50 });
+    expect(steps.join(" ")).toContain("drafts_author_updated_idx");
+    expectIndexedWithoutSort(steps);
   });
 });
 

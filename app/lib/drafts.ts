@@ -1,0 +1,46 @@
+/** Drafts and previews: their bounds and messages, shared by the browser and the server (README: "Limits"). */
+import type { Source } from "./sources";
+
+/** Drafts one account may keep at once: the account page lists them all. */
+export const DRAFTS_PER_ACCOUNT = 50;
+/** Previews one account may ask for in an hour: each sanitises the body (CPU, in the worker pool). */
+export const PREVIEWS_PER_HOUR = 120;
+
+/** A draft's address: random ids as the model makes them. */
+export const DRAFT_ID = /^[\w-]{1,32}$/;
+
+/** What the form's buttons ask for (the `intent` field). */
+export type FormIntent = "publish" | "draft" | "preview";
+
+export function formIntent(value: unknown): FormIntent {
+  return value === "draft" || value === "preview" ? value : "publish";
+}
+
+export const DRAFT_MESSAGES = {
+  titleMissing: "Koncept potrebuje aspoň nadpis.",
+  tooMany: `Máte už ${DRAFTS_PER_ACCOUNT} konceptov, viac sa uložiť nedá. Uverejnite alebo zmažte niektorý zo starších (nájdete ich na stránke Môj účet).`,
+  previewQuota: `Dosiahli ste limit náhľadov: najviac ${PREVIEWS_PER_HOUR} za hodinu. Skúste to, prosím, neskôr.`,
+  notAuthor: "Koncept môže uložiť, uverejniť alebo zmazať iba jeho autor.",
+  confirmDelete: "Naozaj chcete zmazať tento koncept? Vráťte sa späť, ak nie.",
+} as const;
+
+/** What a draft page says after a change went through (?done=…): fixed texts, so the address cannot put words on the page. */
+export const DRAFT_DONE = { saved: "Koncept je uložený. Čitatelia ho nevidia." } as const;
+
+/** The preview region's label. */
+export const PREVIEW_LABEL = "Náhľad — článok ešte nie je uverejnený";
+
+/** A sanitised article as the preview shows it. */
+export type ArticlePreview = {
+  title: string;
+  /** Stored content: sanitised HTML, newlines as <br/>. */
+  content: string;
+  sources: Source[];
+  tags: string[];
+  image: { key: string; width: number; height: number } | null;
+};
+
+/** How the account page names a draft's kind. */
+export function draftKind(postTitle: string | null): string {
+  return postTitle === null ? "nový článok" : `úprava článku „${postTitle}“`;
+}

@@ -1,0 +1,312 @@
+import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, formIntent, type ArticlePreview } from "~/lib/drafts";
+import { checkForm, DRAFT_FIELDS, draftSchema, formProblem } from "~/lib/forms";
+import { POST_MESSAGES, typedText } from "~/lib/rules";
+import { sourcesFrom } from "~/lib/sources";
+import { inTransaction } from "~/db/connection.server";
+import { countDraftsOf, deleteDraft, getDraft, writeDraft, type Draft, type DraftImage } from "~/models/drafts.server";
+import { markImageLoose } from "~/models/loose-images.server";
+import { getPendingImage } from "~/models/pending-images.server";
+import { getPost } from "~/models/posts.server";
+import { countRevisions } from "~/models/revisions.server";
+import { deleteImage } from "./images.server";
+import type { PostFormRead } from "./post-upload.server";
+import {
+  acceptImage,
+  keepPending,
+  keptValues,
+  mayChangePost,
+  publishPost,
+  refusal,
+  savePost,
+  storedContent,
+  type ChangePermission,
+  type PostFormInput,
+  type PostRefusal,
+  type PostResult,
+  type PostValues,
+} from "./posts.server";
+import type { CurrentUser } from "./session.server";
+import { editAttempts, previewAttempts, release, reserve } from "./throttle.server";
+
+/**
+ * Drafts and previews. A draft is private to its author (an admin may read
+ * it, nobody else learns it exists: 404); only its author saves, publishes
+ * or deletes it. Saving needs only a title (~/lib/forms draftSchema) and
+ * counts as an edit; publishing goes through the posts service's own paths
+ * (publishPost for a new article, savePost for a pending edit), with every
+ * rule of the create and edit forms. A preview sanitises the body as
+ * publishing would and saves nothing a reader sees.
+ */
+
+/** A draft form as sent: the create form's fields and, for a pending edit, the summary. */
+export type DraftInput = PostFormInput & { summary: string };
+
+/** What a draft form shows again: the create form's values and the summary. */
+export type DraftValues = PostValues & { summary: string };
+
+export type DraftRefusal = PostRefusal & { values: DraftValues };
+
+function refuse(status: number, error: string, invalid: PostRefusal["invalid"], values: DraftValues): DraftRefusal {
+  return { ...refusal(status, error, invalid), values };
+}
+
+// ---------------------------------------------------------------- who
+
+/** A draft its reader may see: its author, or an admin (who may only read it). */
+export type DraftAccess = { draft: Draft; user: CurrentUser; own: boolean };
+
+/** The draft, if `user` may see it; undefined (answered as 404, the same as a missing id) for anyone else. */
+export function mayOpenDraft(user: CurrentUser | null, id: string): DraftAccess | undefined {
+  const draft = getDraft(id);
+  if (!draft || !user || (draft.authorId !== user.id && !user.isAdmin)) return undefined;
+  return { draft, user, own: draft.authorId === user.id };
+}
+
+/** Leave to change a draft: only its author's. */
+function mayChangeDraft(access: DraftAccess | undefined): PostRefusal | null {
+  if (!access) return refusal(404, "");
+  return access.own ? null : refusal(403, DRAFT_MESSAGES.notAuthor);
+}
+
+// ---------------------------------------------------------------- images
+
+/**
+ * The image a draft form brings: a file sent with it (checked and kept as a
+ * pending upload, like a refused create form keeps it), one sent earlier
+ * (this user's pending upload), or none (the draft keeps its own; its own
+ * key, sent back by the form, is no new image).
+ */
+async function formImage(
+  userId: string,
+  input: DraftInput,
+  own: string | null,
+  values: DraftValues,
+): Promise<{ ok: true; image: DraftImage | null } | DraftRefusal> {
+  if (input.image) {
+    const accepted = await acceptImage(userId, input.image);
+    if (!accepted.ok) return refuse(accepted.status, accepted.error, accepted.invalid, values);
+    values.pendingImage = keepPending(accepted.image, userId);
+    return { ok: true, image: accepted.image };
+  }
+  if (!input.pendingImage || input.pendingImage === own) return { ok: true, image: null };
+  const pending = getPendingImage(input.pendingImage, userId);
+  if (!pending) return refuse(400, POST_MESSAGES.pendingImageGone, ["image"], { ...values, pendingImage: "" });
+  return { ok: true, image: pending };
+}
+
+function valuesOf(input: DraftInput): DraftValues {
+  const { title, content, sources, tags, pendingImage, summary } = input;
+  return { title, content, sources, tags, pendingImage, summary };
+}
+
+// ---------------------------------------------------------------- save
+
+/** What a draft is of: a new article, or a pending edit of this article from this revision. */
+export type DraftTarget = { postId: string; baseRevision: number } | null;
+
+/**
+ * Save a draft for `user`: a new one (of a new article, or a pending edit of
+ * `target`), or `access`'s draft again. Only the title is required; the
+ * other fields are bounded as the forms bound them. At most
+ * DRAFTS_PER_ACCOUNT drafts; each save counts as an edit.
+ */
+export async function saveDraft(
+  user: CurrentUser,
+  input: DraftInput,
+  to: { access: DraftAccess } | { target: DraftTarget },
+): Promise<PostResult<{ id: string }> | DraftRefusal> {
+  const access = "access" in to ? to.access : undefined;
+  const forbidden = access && mayChangeDraft(access);
+  if (forbidden) return forbidden;
+  const values = valuesOf(input);
+  const checked = checkDraft(input);
+  if (!checked.ok) return refuse(400, checked.error, checked.invalid, values);
+  if (!access && countDraftsOf(user.id) >= DRAFTS_PER_ACCOUNT) return refuse(400, DRAFT_MESSAGES.tooMany, [], values);
+  const edit = editAttempts(user.id);
+  if (!reserve(edit)) return refuse(429, POST_MESSAGES.editQuota, [], values);
+
+  const image = await formImage(user.id, input, access?.draft.imageKey ?? null, values);
+  if (!image.ok) {
+    release(edit);
+    return image;
+  }
+  const target = "target" in to ? to.target : null;
+  const fields = { title: checked.title, content: input.content, sources: input.sources, tags: input.tags, summary: checked.summary };
+  const draft = access ? { id: access.draft.id, authorId: user.id } : { authorId: user.id, postId: target?.postId, baseRevision: target?.baseRevision };
+  const written = writeDraft(draft, fields, image.image);
+  // The pending image was cleaned up (or the draft deleted in another tab) meanwhile.
+  if (!written) return access && !getDraft(access.draft.id) ? refusal(404, "") : refuse(400, POST_MESSAGES.pendingImageGone, ["image"], { ...values, pendingImage: "" });
+  if (written.replacedImage) await deleteImage(written.replacedImage);
+  return { ok: true, id: written.id };
+}
+
+/** The draft rules (~/lib/forms draftSchema): the checked title and summary, or the first broken rule. */
+function checkDraft(input: DraftInput): { ok: true; title: string; summary: string } | { ok: false; error: string; invalid: PostRefusal["invalid"] } {
+  const form = new FormData();
+  for (const name of ["title", "content", "sources", "summary"] as const) form.set(name, input[name]);
+  for (const tag of input.tags) form.append("tags", tag);
+  const checked = checkForm(draftSchema, form);
+  if (checked.ok) return { ok: true, title: checked.value.title, summary: checked.value.summary };
+  const problem = formProblem(checked.errors, DRAFT_FIELDS, DRAFT_MESSAGES.titleMissing)!;
+  return { ok: false, error: problem.message, invalid: problem.invalid };
+}
+
+/** The revision a pending edit of `postId` starts from: the one the edit form was opened on (its `baseRevision`), else the current one. */
+export function editTarget(postId: string, baseRevision: FormDataEntryValue | null): DraftTarget {
+  const current = countRevisions(postId);
+  const sent = Number(baseRevision);
+  return { postId, baseRevision: Number.isInteger(sent) && sent >= 1 && sent <= current ? sent : current };
+}
+
+// ---------------------------------------------------------------- preview
+
+/**
+ * The article as readers would see it, from the form as typed: the body
+ * sanitised by the same worker as a published one, the sources numbered,
+ * the image (a new file is kept as a pending upload, so the form need not
+ * send it again). `fixed` is what the form does not change (a pending
+ * edit's tags and image, the draft's own image). Nothing else is stored.
+ * Bounded by the draft rules and PREVIEWS_PER_HOUR.
+ */
+export async function previewArticle(
+  user: CurrentUser,
+  input: DraftInput,
+  fixed: { tags?: string[]; image: DraftImage | null },
+): Promise<{ ok: true; preview: ArticlePreview; values: DraftValues } | DraftRefusal> {
+  const values = valuesOf(input);
+  const checked = checkDraft(input);
+  if (!checked.ok) return refuse(400, checked.error, checked.invalid, values);
+  const quota = previewAttempts(user.id);
+  if (!reserve(quota)) return refuse(429, DRAFT_MESSAGES.previewQuota, [], values);
+  const image = await formImage(user.id, input, fixed.image?.key ?? null, values);
+  if (!image.ok) return image;
+  const content = await storedContent(input.content, "a preview");
+  if (!content.ok) {
+    release(quota);
+    return refuse(content.status, content.error, content.invalid, values);
+  }
+  const preview = {
+    title: checked.title,
+    content: content.html,
+    sources: sourcesFrom(input.sources),
+    tags: fixed.tags ?? input.tags,
+    image: image.image ? { key: image.image.key, width: image.image.width, height: image.image.height } : fixed.image,
+  };
+  return { ok: true, preview, values };
+}
+
+/** A draft's own image, as the preview and the publish use it. */
+export function imageOf(draft: Draft): DraftImage | null {
+  return draft.imageKey ? { key: draft.imageKey, width: draft.imageWidth!, height: draft.imageHeight! } : null;
+}
+
+// ---------------------------------------------------------------- publish and delete
+
+/**
+ * Publish a draft with the form's values as they are now: a new article
+ * with every rule of the create form (publishPost; the draft's row goes in
+ * the article's transaction, its image becomes the article's unless the
+ * form brings another); a pending edit as the article's next revision
+ * (savePost, with its summary and the revision it started from). Refused,
+ * the draft stays as it was saved. Answers the article's id.
+ */
+export async function publishDraft(access: DraftAccess | undefined, input: DraftInput): Promise<PostResult<{ postId: string }> | DraftRefusal> {
+  const forbidden = mayChangeDraft(access);
+  if (forbidden || !access) return forbidden ?? refusal(404, "");
+  const { draft, user } = access;
+  const values = valuesOf(input);
+  if (draft.postId) {
+    const permission = mayChangePost(user, draft.postId);
+    if (!permission.ok) return permission;
+    return publishEdit(permission, draft, input, values);
+  }
+  let replaced: string | null = null;
+  const published = await publishPost(user.id, { ...input, pendingImage: input.pendingImage === draft.imageKey ? "" : input.pendingImage }, {
+    image: imageOf(draft),
+    remove: (usedImage) => {
+      const image = deleteDraft(draft.id);
+      if (image === undefined) return false;
+      if (image && image !== usedImage) markImageLoose((replaced = image));
+      return true;
+    },
+  });
+  // Refused, the form shows the image it will publish with: a new one kept as a pending upload, else the draft's own.
+  if (!published.ok) return { ...published, values: { ...values, ...published.values, pendingImage: published.values?.pendingImage || (draft.imageKey ?? "") } };
+  if (replaced) await deleteImage(replaced);
+  return { ok: true, postId: published.id };
+}
+
+async function publishEdit(permission: ChangePermission, draft: Draft, input: DraftInput, values: DraftValues): Promise<PostResult<{ postId: string }> | DraftRefusal> {
+  const form = new FormData();
+  for (const name of ["title", "content", "sources", "summary"] as const) form.set(name, input[name]);
+  form.set("baseRevision", String(draft.baseRevision ?? ""));
+  const saved = await savePost(permission, form);
+  if (!saved.ok) return { ...saved, values };
+  // After the revision: a crash in between leaves the draft, never loses the edit.
+  deleteDraft(draft.id);
+  return { ok: true, postId: permission.post.id };
+}
+
+/** Delete a draft and its image's files (marked loose with the row's removal, as an article's are). */
+export async function removeDraft(access: DraftAccess | undefined): Promise<PostResult> {
+  const forbidden = mayChangeDraft(access);
+  if (forbidden || !access) return forbidden ?? refusal(404, "");
+  const image = inTransaction(() => {
+    const image = deleteDraft(access.draft.id);
+    if (image) markImageLoose(image);
+    return image;
+  });
+  if (image) await deleteImage(image);
+  return { ok: true };
+}
+
+// ---------------------------------------------------------------- the forms' buttons
+
+/** What a form with the three buttons gets: where to go (303), a preview to show with the form (200), or a refusal. */
+export type FormAnswer = { ok: true; redirect: string } | { ok: true; preview: ArticlePreview; values: DraftValues } | DraftRefusal | PostRefusal;
+
+function draftSaved(result: PostResult<{ id: string }> | DraftRefusal): FormAnswer {
+  return result.ok ? { ok: true, redirect: `/drafts/${result.id}?done=saved` } : result;
+}
+
+/** The create form, or a new article's draft (`access`), as read from its upload (post-upload.server.ts), by the button pressed. */
+export async function answerArticleForm(user: CurrentUser, read: PostFormRead, access?: DraftAccess): Promise<FormAnswer> {
+  const input = { ...read.input, summary: "" };
+  if (read.refusal) {
+    const { status, error, invalid } = read.refusal;
+    return refuse(status, error, invalid, { ...keptValues(user.id, read.input), summary: "" });
+  }
+  const intent = formIntent(read.intent);
+  if (intent === "draft") return draftSaved(await saveDraft(user, input, access ? { access } : { target: null }));
+  if (intent === "preview") return previewArticle(user, input, { image: access ? imageOf(access.draft) : null });
+  const published = access ? await publishDraft(access, input) : await publishPost(user.id, input);
+  return published.ok ? { ok: true, redirect: `/posts/${"postId" in published ? published.postId : published.id}` } : published;
+}
+
+/** A pending edit's draft page (an urlencoded form), by the button pressed. */
+export async function answerEditDraftForm(access: DraftAccess, form: FormData): Promise<FormAnswer> {
+  const input = editInput(form);
+  const intent = formIntent(form.get("intent"));
+  if (intent === "draft") return draftSaved(await saveDraft(access.user, input, { access }));
+  if (intent === "preview") {
+    const post = access.draft.postId ? getPost(access.draft.postId) : undefined;
+    if (!post) return refusal(404, "");
+    return previewArticle(access.user, input, { tags: post.tags, image: { key: post.image, width: post.imageWidth, height: post.imageHeight } });
+  }
+  const published = await publishDraft(access, input);
+  return published.ok ? { ok: true, redirect: `/posts/${published.postId}` } : published;
+}
+
+/** The article's edit form's "Uložiť koncept" and "Náhľad": a pending edit kept as a draft, or previewed; the article stays as readers see it. */
+export async function answerEditForm({ post, user }: ChangePermission, form: FormData, intent: "draft" | "preview"): Promise<FormAnswer> {
+  const input = editInput(form);
+  if (intent === "draft") return draftSaved(await saveDraft(user, input, { target: editTarget(post.id, form.get("baseRevision")) }));
+  // The edit form cannot change the image, and the article's layer shows it right above the preview.
+  return previewArticle(user, input, { tags: post.tags, image: null });
+}
+
+/** An edit form's fields as a draft's input (it has no tags or image of its own). */
+function editInput(form: FormData): DraftInput {
+  const field = (name: string) => typedText(String(form.get(name) ?? ""));
+  return { title: field("title"), content: field("content"), sources: field("sources"), summary: field("summary"), tags: [], image: null, pendingImage: "" };
+}

@@ -1,0 +1,139 @@
+import type { Page } from "@playwright/test";
+import { uniqueEmail } from "../../scripts/lib/client";
+import { makeImage } from "../../scripts/lib/images";
+import { expect, expectNoAxeViolations, isSameDocument, markDocument, snapshot, test } from "./fixtures";
+
+const PASSWORD = "konceptove-heslo-1";
+
+async function open(page: Page, path: string, jsEnabled: boolean) {
+  await page.goto(path);
+  if (jsEnabled) await page.waitForLoadState("networkidle");
+}
+
+/** A new account, signed in in this page's browser context. */
+async function signUp(page: Page, name: string) {
+  const response = await page.request.post("/signinsignup", {
+    form: { intent: "register", displayName: `Autorka Konceptov ${name}`, email: uniqueEmail(name), password: PASSWORD, confirmPassword: PASSWORD },
+    headers: { Origin: new URL(page.url() === "about:blank" ? process.env.E2E_BASE_URL! : page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(303);
+}
+
+test("an author saves a draft, previews it and publishes it", async ({ page, jsEnabled }, testInfo) => {
+  const title = `Koncept ${testInfo.project.name} ${Date.now()}`;
+  await signUp(page, `koncept-${testInfo.project.name}`);
+  await open(page, "/create-post", jsEnabled);
+
+  // Only a title and some text: enough for a draft.
+  await page.getByLabel("Nadpis").fill(title);
+  await page.getByLabel("Text článku").fill("Prvý odsek o <b>Veľkej Morave</b> [1].<script>window.__x = 1</script>\nDruhý riadok.");
+  await page.getByLabel(/^Zdroje/).fill("Dejiny Slovenska I, 1986 https://example.com/dejiny");
+  await page.getByLabel(/Obrázok/).setInputFiles({ name: "morava.jpg", mimeType: "image/jpeg", buffer: await makeImage("jpeg", 1000, 620) });
+  if (jsEnabled) await expect(page.locator(".image-preview img")).toBeVisible();
+  await page.getByRole("button", { name: "Uložiť koncept" }).click();
+  await expect(page).toHaveURL(/\/drafts\/[\w-]+\?done=saved$/);
+  const draftUrl = new URL(page.url()).pathname;
+  await expect(page.getByRole("status")).toHaveText("Koncept je uložený. Čitatelia ho nevidia.");
+  await expect(page.getByLabel("Nadpis")).toHaveValue(title);
+  await expect(page.locator(".image-preview img")).toBeVisible();
+
+  // The account page lists it.
+  await open(page, "/account", jsEnabled);
+  const listed = page.locator(".draft-list li").filter({ hasText: title });
+  await expect(listed).toContainText("nový článok");
+  await listed.scrollIntoViewIfNeeded();
+  await snapshot(page, testInfo, "drafts-account");
+  if (jsEnabled) await expectNoAxeViolations(page);
+
+  // Continued: tags, then the preview.
+  await listed.getByRole("link", { name: title }).click();
+  await expect(page).toHaveURL(new RegExp(`${draftUrl}$`));
+  if (jsEnabled) {
+    await page.waitForLoadState("networkidle");
+    await page.getByLabel(/^Tagy/).selectOption("Morava");
+    await markDocument(page);
+  } else {
+    await page.getByRole("checkbox", { name: "Morava", exact: true }).check();
+  }
+  await page.getByRole("button", { name: "Náhľad" }).click();
+  const preview = page.getByRole("region", { name: "Náhľad — článok ešte nie je uverejnený" });
+  await expect(preview).toBeVisible();
+  await expect(preview.getByRole("heading", { name: title })).toBeVisible();
+  await expect(preview.locator(".post-content b")).toHaveText("Veľkej Morave");
+  await expect(preview.locator(".post-content script")).toHaveCount(0);
+  await expect(preview.getByRole("link", { name: "Zdroj č. 1" })).toBeVisible();
+  await expect(preview.locator(".post-sources a").first()).toHaveAttribute("href", "https://example.com/dejiny");
+  await expect(preview.locator(".post-tags li")).toHaveText(["Morava"]);
+  await expect(preview.locator("img")).toBeVisible();
+  // The form is kept below it.
+  await expect(page.getByLabel("Nadpis")).toHaveValue(title);
+  if (jsEnabled) {
+    // Remix's form: no full page load, and the preview has the focus.
+    expect(await isSameDocument(page)).toBe(true);
+    await expect(preview).toBeFocused();
+    await expectNoAxeViolations(page);
+  }
+  await snapshot(page, testInfo, "preview");
+  // Nothing is published by a preview.
+  expect(await page.evaluate(() => (window as unknown as { __x?: number }).__x)).toBeUndefined();
+
+  await page.getByRole("button", { name: "Uverejniť" }).click();
+  const dialog = page.getByRole("dialog", { name: title });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.locator(".post-content b")).toHaveText("Veľkej Morave");
+  await expect(dialog.locator(".post-tags li")).toHaveText(["Morava"]);
+
+  // The draft is gone with its publishing.
+  await open(page, "/account", jsEnabled);
+  await expect(page.locator(".draft-list li").filter({ hasText: title })).toHaveCount(0);
+  expect((await page.request.get(draftUrl)).status()).toBe(404);
+});
+
+test("an author previews an edit, keeps it as a draft while readers see the article unchanged, then publishes it", async ({ page, jsEnabled }, testInfo) => {
+  const title = `Úprava ${testInfo.project.name} ${Date.now()}`;
+  await signUp(page, `uprava-${testInfo.project.name}`);
+  await open(page, "/create-post", jsEnabled);
+  await page.getByLabel("Nadpis").fill(title);
+  await page.getByLabel("Text článku").fill("Pôvodný text.");
+  await page.getByLabel(/Obrázok/).setInputFiles({ name: "uprava.jpg", mimeType: "image/jpeg", buffer: await makeImage("jpeg", 900, 560) });
+  if (jsEnabled) {
+    await expect(page.locator(".image-preview img")).toBeVisible();
+    await page.getByLabel(/^Tagy/).selectOption("Osobnosti");
+  } else {
+    await page.getByRole("checkbox", { name: "Osobnosti", exact: true }).check();
+  }
+  await page.getByRole("button", { name: "Uverejniť" }).click();
+  const dialog = page.getByRole("dialog", { name: title });
+  await expect(dialog).toBeVisible();
+  const articleUrl = new URL(page.url()).pathname;
+
+  await dialog.getByRole("link", { name: "Edit" }).click();
+  await page.getByPlaceholder("Edit content").fill("Nový text s <i>kurzívou</i>.");
+  await page.getByLabel("Čo ste zmenili?").fill("Nový text");
+  await page.getByRole("button", { name: "Náhľad" }).click();
+  const preview = page.getByRole("region", { name: "Náhľad — článok ešte nie je uverejnený" });
+  await expect(preview.locator(".post-content i")).toHaveText("kurzívou");
+  await expect(preview.locator(".post-tags li")).toHaveText(["Osobnosti"]);
+  await expect(page.getByPlaceholder("Edit content")).toHaveValue("Nový text s <i>kurzívou</i>.");
+  if (jsEnabled) await expectNoAxeViolations(page);
+  await snapshot(page, testInfo, "edit-preview");
+
+  await page.getByRole("button", { name: "Uložiť koncept" }).click();
+  await expect(page).toHaveURL(/\/drafts\/[\w-]+\?done=saved$/);
+  await expect(page.getByRole("heading", { name: "Koncept úpravy článku" })).toBeVisible();
+  await expect(page.getByLabel("Čo ste zmenili?")).toHaveValue("Nový text");
+  if (jsEnabled) await expectNoAxeViolations(page);
+
+  // Readers (another browser, signed out) see the article as it was.
+  const reader = await page.context().browser()!.newPage();
+  await reader.goto(`${process.env.E2E_BASE_URL}${articleUrl}`);
+  await expect(reader.locator(".post-content")).toHaveText("Pôvodný text.");
+  await reader.close();
+
+  await page.getByRole("button", { name: "Uverejniť" }).click();
+  await expect(page).toHaveURL(new RegExp(`${articleUrl}$`));
+  await expect(page.getByRole("dialog", { name: title }).locator(".post-content i")).toHaveText("kurzívou");
+  await open(page, `${articleUrl}/history`, jsEnabled);
+  await expect(page.locator(".history-table tbody tr").first()).toContainText("Nový text");
+});
