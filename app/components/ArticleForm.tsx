@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, type FormEvent } from "react";
+import { useEffect, useRef, type FormEvent, type ReactNode } from "react";
 import { DRAFT_MESSAGES, formIntent } from "~/lib/drafts";
 import { DRAFT_FIELDS, draftSchema, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
 import { CONTENT_MAX_LENGTH, MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
@@ -28,6 +28,8 @@ type Props = {
   refused: { error: string | null; invalid: string[] } | undefined;
   /** An admin reading someone else's draft: shown, not sent. */
   readOnly?: boolean;
+  /** Shown right under the refusal's message (a stale pending edit's difference, which the message points to). */
+  afterError?: ReactNode;
 };
 
 /** What newPostSchema's `image` says in the browser: a file picked, or an image sent ahead (its key). */
@@ -44,7 +46,7 @@ function describeImage(form: FormData): void {
  * (the full rules). With JavaScript, the rules of the button pressed are
  * checked before sending; the server checks them all again.
  */
-export function ArticleForm({ edit = false, values, refused, readOnly = false }: Props) {
+export function ArticleForm({ edit = false, values, refused, readOnly = false, afterError }: Props) {
   const navigation = useNavigation();
   const publishCheck = useFormCheck(newPostSchema, NEW_POST_FIELDS, MESSAGES.createFieldsMissing, describeImage);
   const draftCheck = useFormCheck(draftSchema, DRAFT_FIELDS, DRAFT_MESSAGES.titleMissing);
@@ -77,6 +79,7 @@ export function ArticleForm({ edit = false, values, refused, readOnly = false }:
       onSubmit={onSubmit}
     >
       <FormError id="create-error" text={shown?.error} />
+      {afterError}
       <fieldset className="plain-fieldset" disabled={readOnly}>
         <Field
           name="title"

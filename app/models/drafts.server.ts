@@ -76,6 +76,11 @@ export function writeDraft(
   });
 }
 
+/** A pending edit's draft now based on `baseRevision` (its author was shown what changed since the old base). */
+export function rebaseDraft(id: string, baseRevision: number): void {
+  db.update(drafts).set({ baseRevision }).where(eq(drafts.id, id)).run();
+}
+
 /** Delete a draft; returns its image key (null when it had none), or undefined when it was gone already. */
 export function deleteDraft(id: string): string | null | undefined {
   return db.delete(drafts).where(eq(drafts.id, id)).returning({ image: drafts.imageKey }).get()?.image;

@@ -4,9 +4,11 @@ import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/
 import { ArticleForm } from "~/components/ArticleForm";
 import { ArticlePreview } from "~/components/ArticlePreview";
 import { ConfirmAction } from "~/components/ConfirmAction";
+import { EditConflict } from "~/components/EditConflict";
 import { Notice } from "~/components/Messages";
 import { formatDateTime, isoTime } from "~/lib/dates";
 import { DRAFT_DONE, DRAFT_ID, DRAFT_MESSAGES, draftKind } from "~/lib/drafts";
+import type { EditConflict as Conflict } from "~/lib/revisions";
 import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
 import { retryAfter } from "~/services/concurrency.server";
@@ -61,7 +63,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return { ...NOTHING, ...answer };
 }
 
-const NOTHING = { error: null as string | null, invalid: [] as string[], values: undefined, preview: null, confirmDelete: false };
+const NOTHING = { error: null as string | null, invalid: [] as string[], values: undefined, preview: null, confirmDelete: false, conflict: null as Conflict | null };
 
 /** Never kept by a browser or a proxy (nor by the page cache, which keeps only readers' pages). */
 export const headers: HeadersFunction = ({ actionHeaders }) => {
@@ -94,7 +96,13 @@ export default function DraftPage() {
         <ConfirmAction question={DRAFT_MESSAGES.confirmDelete} fields={{ intent: "delete" }} confirmLabel="Zmazať koncept" cancelHref={`/drafts/${draft.id}`} />
       )}
       {result?.preview && <ArticlePreview preview={result.preview} />}
-      <ArticleForm edit={edit} values={result?.values ?? values} refused={result} readOnly={!draft.own} />
+      <ArticleForm
+        edit={edit}
+        values={result?.values ?? values}
+        refused={result}
+        readOnly={!draft.own}
+        afterError={result?.conflict && <EditConflict conflict={result.conflict} />}
+      />
       {draft.own && !result?.confirmDelete && (
         <Form method="post" className="draft-delete">
           <input type="hidden" name="intent" value="delete" />

@@ -3,7 +3,7 @@ import { checkForm, DRAFT_FIELDS, draftSchema, formProblem } from "~/lib/forms";
 import { POST_MESSAGES, typedText } from "~/lib/rules";
 import { sourcesFrom } from "~/lib/sources";
 import { inTransaction } from "~/db/connection.server";
-import { countDraftsOf, deleteDraft, getDraft, writeDraft, type Draft, type DraftImage } from "~/models/drafts.server";
+import { countDraftsOf, deleteDraft, getDraft, rebaseDraft, writeDraft, type Draft, type DraftImage } from "~/models/drafts.server";
 import { markImageLoose } from "~/models/loose-images.server";
 import { getPendingImage } from "~/models/pending-images.server";
 import { getPost } from "~/models/posts.server";
@@ -241,6 +241,8 @@ async function publishEdit(permission: ChangePermission, draft: Draft, input: Dr
   for (const name of ["title", "content", "sources", "summary"] as const) form.set(name, input[name]);
   form.set("baseRevision", String(draft.baseRevision ?? ""));
   const saved = await savePost(permission, form);
+  // Others saved since the draft's base: the answer shows the difference, and the next publish is based on what it showed (as the edit form's is).
+  if (!saved.ok && saved.status === 409 && saved.conflict) rebaseDraft(draft.id, saved.conflict.base);
   if (!saved.ok) return { ...saved, values };
   // After the revision: a crash in between leaves the draft, never loses the edit.
   deleteDraft(draft.id);

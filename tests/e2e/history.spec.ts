@@ -36,7 +36,11 @@ test("an author edits with a summary, opens the history, compares two revisions,
 
   await dialog.getByRole("link", { name: "Edit" }).click();
   await page.getByPlaceholder("Edit content").fill(EDITED);
-  await page.getByLabel("Čo ste zmenili?").fill("Presný dátum a názov výpravy");
+  const summary = page.getByLabel("Čo ste zmenili?");
+  await summary.fill("Presný dátum a názov výpravy");
+  // A plain field, not set like the title above it.
+  const font = (field: typeof summary) => field.evaluate((element) => `${getComputedStyle(element).fontFamily} ${getComputedStyle(element).fontWeight}`);
+  expect(await font(summary)).toBe(await font(page.locator("#field-sources")));
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByPlaceholder("Edit title")).toHaveCount(0);
   await expect(dialog.locator(".post-content")).toContainText("14. augusta 1431");

@@ -172,6 +172,30 @@ describe("publishing a draft", () => {
     ]);
     expect(draftRow(id)).toBeUndefined();
   });
+  it("shows a pending edit overtaken by another save the difference, then publishes it on the next try", async () => {
+    const { client } = await registerUser(base);
+    const postId = (await publish(client, "Koncept úpravy: Pribina", ["Stredovek"], "Pôvodný text."))!;
+    const saved = await client.post(`/posts/${postId}?edit`, { intent: "draft", title: "Pribina", content: "Text z konceptu.", sources: "", summary: "z konceptu", baseRevision: "1" });
+    const id = saved.response.headers.get("location")!.match(/^\/drafts\/([\w-]+)/)![1];
+    // The article changes meanwhile (the author in another tab).
+    const direct = await client.post(`/posts/${postId}?edit`, { intent: "save", title: "Pribina v Nitre", content: "Priamo upravený text.", sources: "", summary: "priamo", baseRevision: "1" });
+    expect(direct.response.status).toBe(303);
+
+    const typed = { title: "Pribina", content: "Text z konceptu.", sources: "", summary: "z konceptu" };
+    const refused = await client.post(`/drafts/${id}`, { intent: "publish", ...typed });
+    expect(refused.response.status).toBe(409);
+    expect(refused.doc.querySelector("#field-content")?.text).toBe("Text z konceptu.");
+    // The message points to the difference below it.
+    expect(refused.doc.querySelector("#create-error")?.text).toContain("Kým ste písali");
+    expect(refused.doc.querySelector(".edit-conflict .diff-text ins")?.text).toContain("Text z konceptu");
+    expect(refused.html.indexOf('id="create-error"')).toBeLessThan(refused.html.indexOf('class="edit-conflict"'));
+    expect(revisionsOf(postId)).toHaveLength(2);
+
+    const again = await client.post(`/drafts/${id}`, { intent: "publish", ...typed });
+    expect(again.response.status).toBe(303);
+    expect(revisionsOf(postId).map((r) => r.summary)).toEqual(["", "priamo", "z konceptu"]);
+    expect(draftRow(id)).toBeUndefined();
+  });
 });
 
 describe("a draft is its author's (and admins') only", () => {
