@@ -45,14 +45,18 @@ export function listDraftsOf(authorId: string, limit: number): DraftListing[] {
  * the day-old clean-up can no longer remove it. Returns the draft's id and
  * the key of an image it held before and holds no more (marked loose in the
  * same transaction; its files are the caller's to remove), or undefined
- * when the pending image (or the draft) is gone.
+ * when the pending image (or the draft) is gone. A new draft is not written
+ * when its author has `maxDrafts` already ("full"): counted in the same
+ * transaction, so saves sent at once cannot pass the cap together.
  */
 export function writeDraft(
   draft: { id?: string; authorId: string; postId?: string | null; baseRevision?: number | null },
   fields: DraftFields,
   pending: DraftImage | null,
-): { id: string; replacedImage: string | null } | undefined {
+  maxDrafts: number,
+): { id: string; replacedImage: string | null } | "full" | undefined {
   return db.transaction((tx) => {
+    if (draft.id === undefined && countDraftsOf(draft.authorId) >= maxDrafts) return "full";
     if (pending && tx.delete(pendingImages).where(eq(pendingImages.key, pending.key)).run().changes !== 1) return undefined;
     const image = pending ? { imageKey: pending.key, imageWidth: pending.width, imageHeight: pending.height } : {};
     const now = Date.now();

@@ -121,6 +121,7 @@ export async function saveDraft(
   const values = valuesOf(input);
   const checked = checkDraft(input);
   if (!checked.ok) return refuse(400, checked.error, checked.invalid, values);
+  // Asked first so that a full account costs no upload; asked again as the draft is written.
   if (!access && countDraftsOf(user.id) >= DRAFTS_PER_ACCOUNT) return refuse(400, DRAFT_MESSAGES.tooMany, [], values);
   const edit = editAttempts(user.id);
   if (!reserve(edit)) return refuse(429, POST_MESSAGES.editQuota, [], values);
@@ -133,7 +134,11 @@ export async function saveDraft(
   const target = "target" in to ? to.target : null;
   const fields = { title: checked.title, content: input.content, sources: input.sources, tags: input.tags, summary: checked.summary };
   const draft = access ? { id: access.draft.id, authorId: user.id } : { authorId: user.id, postId: target?.postId, baseRevision: target?.baseRevision };
-  const written = writeDraft(draft, fields, image.image);
+  const written = writeDraft(draft, fields, image.image, DRAFTS_PER_ACCOUNT);
+  if (written === "full") {
+    release(edit);
+    return refuse(400, DRAFT_MESSAGES.tooMany, [], values);
+  }
   // The pending image was cleaned up (or the draft deleted in another tab) meanwhile.
   if (!written) return access && !getDraft(access.draft.id) ? refusal(404, "") : refuse(400, POST_MESSAGES.pendingImageGone, ["image"], { ...values, pendingImage: "" });
   if (written.replacedImage) await deleteImage(written.replacedImage);

@@ -117,6 +117,23 @@ describe("saving a draft", () => {
     // All of them are listed.
     expect((await client.get("/account")).doc.querySelectorAll(".draft-list li")).toHaveLength(DRAFTS_PER_ACCOUNT);
   });
+
+  it("holds the cap when the last free places are asked for at once, each with an image to decode", async () => {
+    const { client, email } = await registerUser(base);
+    db(
+      (d) =>
+        d
+          .prepare(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO drafts (id, author_id, title, created_at, updated_at) SELECT 'r' || hex(randomblob(8)), u.id, 'Starý koncept ' || i, i, i FROM n, users u WHERE u.email = ?",
+          )
+          .run(DRAFTS_PER_ACCOUNT - 1, email),
+      true,
+    );
+    const image = await makeImage("jpeg", 480, 300);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => send(client, "/create-post", { title: `Naraz ${i}`, image })));
+    expect(answers.map(({ response }) => response.status).sort()).toEqual([303, 400, 400, 400, 400, 400]);
+    expect(draftsOf(email)).toHaveLength(DRAFTS_PER_ACCOUNT);
+  });
 });
 
 describe("publishing a draft", () => {
