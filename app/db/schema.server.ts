@@ -130,8 +130,8 @@ export const drafts = sqliteTable(
     authorId: text("author_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** Set for a pending edit of this article; the draft goes with the article. */
-    postId: text("post_id").references(() => posts.id, { onDelete: "cascade" }),
+    /** Set for a pending edit of this article. Deleting the article leaves the draft, as a new article's: its author's text is never removed unasked. */
+    postId: text("post_id").references(() => posts.id, { onDelete: "set null" }),
     /** The article's revision number the pending edit started from. */
     baseRevision: integer("base_revision"),
     title: text("title").notNull(),

@@ -189,6 +189,21 @@ describe("publishing a draft", () => {
     ]);
     expect(draftRow(id)).toBeUndefined();
   });
+  it("outlives its article: deleting the article leaves a pending edit as a new article's draft, never removed unasked", async () => {
+    const author = await registerUser(base);
+    const postId = (await publish(author.client, "Koncept úpravy: Veľká Morava", ["Stredovek"], "Pôvodný text."))!;
+    const admin = await registerUser(base);
+    makeAdmin(admin.email);
+    const saved = await admin.client.post(`/posts/${postId}?edit`, { intent: "draft", title: "Veľká Morava (833)", content: "Text správcu.", sources: "", summary: "Rok" });
+    const id = saved.response.headers.get("location")!.match(/^\/drafts\/([\w-]+)/)![1];
+    expect((await author.client.post(`/posts/${postId}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
+    expect(postRow(postId)).toBeUndefined();
+    expect(draftRow(id)).toMatchObject({ post_id: null, title: "Veľká Morava (833)", content: "Text správcu." });
+    const listed = (await admin.client.get("/account")).doc.querySelectorAll(".draft-list li").find((item) => item.text.includes("Veľká Morava (833)"));
+    expect(listed?.text).toContain("nový článok");
+    expect((await admin.client.get(`/drafts/${id}`)).response.status).toBe(200);
+  });
+
   it("shows a pending edit overtaken by another save the difference, then publishes it on the next try", async () => {
     const { client } = await registerUser(base);
     const postId = (await publish(client, "Koncept úpravy: Pribina", ["Stredovek"], "Pôvodný text."))!;
