@@ -5,6 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
 import { pageCacheControl } from "~/lib/cache-control";
+import { retryAfter } from "~/services/concurrency.server";
 import { htmlStream } from "~/services/html-stream.server";
 import { hasSessionCookie } from "~/services/session.server";
 
@@ -64,6 +65,8 @@ export function handleDataRequest(response: Response, { request }: LoaderFunctio
 }
 
 function setCacheHeaders(request: Request, status: number, headers: Headers) {
+  // A route without a `headers` export (or a thrown answer) drops its Retry-After from the document: every 503 and 507 says when to come back.
+  if (!headers.has("Retry-After")) for (const [name, value] of Object.entries(retryAfter(status))) headers.set(name, value);
   const signedIn = hasSessionCookie(request);
   headers.set("Cache-Control", pageCacheControl({ signedIn, method: request.method, status, routeSays: headers.get("Cache-Control") }));
   // A page kept by the browser is for the reader it was made for.

@@ -7,6 +7,7 @@ import { imageStore } from "~/services/image-store.server";
 import { requestInfo } from "~/services/request-log.server";
 import { getCurrentUser } from "~/services/session.server";
 import { startup } from "~/services/startup.server";
+import { answerStorageFaults, storageFault } from "~/services/storage-fault.server";
 
 /**
  * All the HTTP server (server/) uses of the app, besides rendering it: the
@@ -30,6 +31,10 @@ export const appForServer = {
     const [, key] = VARIANT_FILE.exec(name) ?? [];
     return key && imageKeyInUse(key) ? (await imageStore()).open(name) : null;
   },
+  /** Every route's storage faults answered 503/507 (done to the build before it serves). */
+  answerStorageFaults,
+  /** What a storage error means to a reader (an image that cannot be read): null when it is not the storage's fault. */
+  storageFault,
   /** Run a request's handling with a record the app fills in for its log line (who it was). */
   requestInfo,
   /** What the page cache asks of the app. */

@@ -33,9 +33,11 @@ const viteDevServer = dev
 type Build = ServerBuild & { entry: { module: { appForServer: AppForServer } } };
 
 async function loadBuild(): Promise<Build> {
-  return viteDevServer
+  const loaded = viteDevServer
     ? ((await viteDevServer.ssrLoadModule("virtual:remix/server-build")) as Build)
     : ((await import(path.resolve("build/server/index.js"))) as Build);
+  loaded.entry.module.appForServer.answerStorageFaults(loaded.routes);
+  return loaded;
 }
 
 let build: Build;
@@ -141,7 +143,12 @@ app.get("/images/:name", async (req, res, next) => {
     // an upgrade (addMissingThumbnails); meanwhile its 400 px variant stands in, not for long.
     if (name?.[2] === THUMBNAIL && (await sendImage(req, res, `${name[1]}-400.${name[3]}`, { immutable: false }))) return;
   } catch (error) {
-    return next(error);
+    // The folder or the bucket failing: the browser is told to come back, the operator finds it in the log and /healthz.
+    const fault = app$.storageFault(error);
+    if (!fault || res.headersSent) return next(error);
+    console.error(`Could not read image ${req.params.name}`, error);
+    res.status(fault.status).set(fault.headers).type("text/plain; charset=utf-8").send(fault.error);
+    return;
   }
   res.status(404).type("text/plain").send("Not found");
 });

@@ -70,6 +70,15 @@ export const BODY_MESSAGES = {
 /** Faults of the server's storage, said in words a reader understands (README: "When something fails"). */
 export const FAULT_MESSAGES = {
   diskFull: "Na serveri práve dochádza miesto, preto sa obrázok nedá uložiť. Váš text zostal vo formulári; obrázok vyberte znova o chvíľu.",
+  /** The database or the image folder has no room left (507). */
+  noSpace: "Na serveri práve došlo miesto, preto sa teraz nedá nič uložiť. Čítať môžete ďalej; skúste to, prosím, o niekoľko minút znova.",
+  /** The database or the image folder cannot be written (503). */
+  storageFailed: "Server práve nemôže nič uložiť: jeho úložisko zlyhalo. Čítať môžete ďalej; skúste to, prosím, o chvíľu znova.",
+  /** The image bucket cannot be reached (503). */
+  imageStoreDown: "Úložisko obrázkov je práve nedostupné, preto sa obrázok nedá uložiť ani zobraziť. Skúste to, prosím, o chvíľu znova.",
+  /** Added when a form is shown again. */
+  formKept: "Čo ste vyplnili, zostalo vo formulári.",
+  formKeptImage: "Váš text zostal vo formulári; obrázok vyberte, prosím, znova.",
 } as const;
 
 export const DISPLAY_NAME_MAX_LENGTH = 50;

@@ -15,6 +15,7 @@ import { countPostsOf, listPostsOf } from "~/models/posts.server";
 import { changePassword, renameAccount, type AccountResult } from "~/services/account.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
+import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
 import { endSession, endSessionOf, requireSession, sessionsOf } from "~/services/session.server";
 import { requesterFor } from "~/services/trusted-devices.server";
 
@@ -56,10 +57,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     endSessionOf(session.user.id, String(form.get("session") ?? ""));
     return redirect("/account?done=endSession#zariadenia", 303);
   }
-  let result: AccountResult;
-  if (intent === "rename") result = renameAccount(session.user, form);
-  else if (intent === "password") result = await changePassword(session, form, await requesterFor(request, context.clientAddress, { userId: session.user.id }));
-  else return data({ intent: null, error: "Neznáma akcia.", invalid: [], values: {} }, { status: 400 });
+  if (intent !== "rename" && intent !== "password") return data({ intent: null, error: "Neznáma akcia.", invalid: [], values: {} }, { status: 400 });
+  const result: AccountResult = await ifStorageFails(
+    async () =>
+      intent === "rename"
+        ? renameAccount(session.user, form)
+        : changePassword(session, form, await requesterFor(request, context.clientAddress, { userId: session.user.id })),
+    (fault) => asRefusal(intent === "rename" ? onForm(fault) : fault),
+  );
   if (result.ok) return redirect(`/account?done=${intent}`, 303);
   const values = intent === "rename" ? { displayName: String(form.get("displayName") ?? "") } : {};
   return data({ intent: intent as Intent, error: result.error, invalid: result.invalid, values }, { status: result.status, headers: retryAfter(result.status) });

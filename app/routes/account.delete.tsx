@@ -10,6 +10,7 @@ import { countPostsOf } from "~/models/posts.server";
 import { deleteAccount } from "~/services/account.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
+import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
 import { endSession, requireUser } from "~/services/session.server";
 import { requesterFor } from "~/services/trusted-devices.server";
 
@@ -20,7 +21,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const result = await deleteAccount(user, await readForm(request), await requesterFor(request, context.clientAddress, { userId: user.id }));
+  const form = await readForm(request);
+  const result = await ifStorageFails(
+    async () => deleteAccount(user, form, await requesterFor(request, context.clientAddress, { userId: user.id })),
+    asRefusal,
+  );
   // The account and its sessions are gone; the cookie goes too.
   if (result.ok) return endSession(request, "/signinsignup?accountDeleted");
   return data({ error: result.error, invalid: result.invalid }, { status: result.status, headers: retryAfter(result.status) });

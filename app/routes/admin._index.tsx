@@ -13,6 +13,7 @@ import { showNonAscii } from "~/lib/text-controls";
 import { listOpenReports } from "~/models/reports.server";
 import { countAccounts, findAccounts } from "~/models/users.server";
 import { readForm } from "~/services/forms.server";
+import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
 import { mailOutboxStatus } from "~/services/mail-outbox.server";
 import { deleteReportedPost, dismissReport } from "~/services/moderation.server";
 import { requireAdmin } from "~/services/session.server";
@@ -52,7 +53,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!Object.hasOwn(REPORT_ACTIONS, intent) || !Number.isSafeInteger(reportId)) return data({ error: "Neznáma akcia.", confirm: null }, { status: 400 });
   // Without confirm=yes, the page asks first (the step that works without JavaScript).
   if (form.get("confirm") !== "yes") return { error: null, confirm: { intent: intent as ReportAction, report: reportId } };
-  const result = intent === "dismissReport" ? dismissReport(admin, reportId) : await deleteReportedPost(admin, reportId);
+  const result = await ifStorageFails(
+    () => (intent === "dismissReport" ? dismissReport(admin, reportId) : deleteReportedPost(admin, reportId)),
+    asRefusal,
+  );
   if (!result.ok) return data({ error: result.error, confirm: null }, { status: result.status });
   const back = new URL(request.url);
   back.searchParams.set("done", intent);

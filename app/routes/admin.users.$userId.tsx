@@ -10,6 +10,7 @@ import { pageTitle } from "~/lib/site";
 import { listPostsOf } from "~/models/posts.server";
 import { getAccount } from "~/models/users.server";
 import { readForm } from "~/services/forms.server";
+import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
 import { moderateAccount } from "~/services/moderation.server";
 import { requireAdmin } from "~/services/session.server";
 
@@ -35,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!isAccountAction(intent)) return data({ error: "Neznáma akcia.", confirm: null }, { status: 400 });
   // Without confirm=yes, the page asks first (the step that works without JavaScript).
   if (form.get("confirm") !== "yes") return { error: null, confirm: intent };
-  const result = await moderateAccount(admin, params.userId ?? "", intent);
+  const result = await ifStorageFails(() => moderateAccount(admin, params.userId ?? "", intent), asRefusal);
   if (!result.ok) return data({ error: result.error, confirm: null }, { status: result.status });
   return redirect(`/admin/users/${params.userId}?done=${intent}`, 303);
 }

@@ -4,6 +4,7 @@ import { retryAfter } from "~/services/concurrency.server";
 import { withUploadedForm } from "~/services/post-upload.server";
 import { acceptImage, keepPending } from "~/services/posts.server";
 import { getCurrentUser } from "~/services/session.server";
+import { ifStorageFails } from "~/services/storage-fault.server";
 
 /**
  * With JavaScript, the create form sends its image here as soon as it is
@@ -16,8 +17,14 @@ export async function action({ request }: ActionFunctionArgs) {
   return withUploadedForm(user.id, request, async ({ input, refusal }) => {
     if (refusal) return Response.json({ error: refusal.error }, { status: refusal.status, headers: retryAfter(refusal.status) });
     if (!input.image) return Response.json({ error: MESSAGES.createFieldsMissing }, { status: 400 });
-    const accepted = await acceptImage(user.id, input.image);
-    if (!accepted.ok) return Response.json({ error: accepted.error }, { status: accepted.status, headers: retryAfter(accepted.status) });
-    return Response.json({ key: keepPending(accepted.image, user.id) });
+    const image = input.image;
+    return ifStorageFails(
+      async () => {
+        const accepted = await acceptImage(user.id, image);
+        if (!accepted.ok) return Response.json({ error: accepted.error }, { status: accepted.status, headers: retryAfter(accepted.status) });
+        return Response.json({ key: keepPending(accepted.image, user.id) });
+      },
+      ({ status, error, headers }) => Response.json({ error }, { status, headers }),
+    );
   });
 }

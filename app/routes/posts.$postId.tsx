@@ -38,7 +38,8 @@ import { env } from "~/config/env.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { answerEditForm } from "~/services/drafts.server";
 import { readForm } from "~/services/forms.server";
-import { mayChangePost, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
+import { mayChangePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
+import { ifStorageFails, onForm } from "~/services/storage-fault.server";
 import { getCurrentUser } from "~/services/session.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
@@ -69,7 +70,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if ("redirect" in answer) return redirect(answer.redirect, 303);
     return { ...NOTHING_TO_SHOW, values: editedValues(form), preview: answer.preview };
   }
-  const result = intent === "delete" ? await removePost(permission) : intent === "save" ? await savePost(permission, form) : null;
+  const result = await ifStorageFails(
+    async () => (intent === "delete" ? await removePost(permission) : intent === "save" ? await savePost(permission, form) : null),
+    (fault) => refusal(fault.status, (intent === "save" ? onForm(fault) : fault).error),
+  );
   if (!result) return data(NOTHING_TO_SHOW, { status: 400 });
   // A refused edit shows the form again as it was typed.
   if (!result.ok) return refused(result, intent === "save" ? editedValues(form) : null);

@@ -8,6 +8,7 @@ import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
+import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
 import { reportPost } from "~/services/moderation.server";
 import { requireUser } from "~/services/session.server";
 
@@ -22,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
-  const result = reportPost(user, params.postId ?? "", form);
+  const result = await ifStorageFails(() => reportPost(user, params.postId ?? "", form), (fault) => asRefusal(onForm(fault)));
   if (!result.ok && result.status === 404) throw data(null, { status: 404 });
   if (result.ok) return { sent: result.message, error: null, invalid: [] as string[], values: { reason: "", note: "" } };
   const values = { reason: String(form.get("reason") ?? ""), note: String(form.get("note") ?? "") };

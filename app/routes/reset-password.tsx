@@ -9,6 +9,7 @@ import { pageTitle } from "~/lib/site";
 import { formText } from "~/services/auth.server";
 import { BusyError, retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
+import { ifStorageFails } from "~/services/storage-fault.server";
 import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
 import { trustDevice } from "~/services/trusted-devices.server";
 
@@ -26,14 +27,20 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ error: problem.message, invalid: problem.invalid as string[] }, { status: 400 });
   }
   const { password } = checked.value;
-  const userId = await resetPassword(token, password).catch((error) => {
-    if (error instanceof BusyError) return "busy" as const;
-    throw error;
-  });
-  if (userId === "busy") return data({ error: BUSY_MESSAGE, invalid: [] }, { status: 503, headers: retryAfter(503) });
-  if (!userId) return data({ error: ACCOUNT_MESSAGES.resetInvalid, invalid: [] }, { status: 400 });
-  // The link came to the owner's mailbox: this browser signs in on its own budget from now on.
-  return trustDevice(redirect("/signinsignup?passwordChanged", 303), request, userId);
+  // A full disk keeps the old password and the link (the change is one transaction): the same link works again later.
+  return ifStorageFails(
+    async () => {
+      const userId = await resetPassword(token, password).catch((error) => {
+        if (error instanceof BusyError) return "busy" as const;
+        throw error;
+      });
+      if (userId === "busy") return data({ error: BUSY_MESSAGE, invalid: [] }, { status: 503, headers: retryAfter(503) });
+      if (!userId) return data({ error: ACCOUNT_MESSAGES.resetInvalid, invalid: [] }, { status: 400 });
+      // The link came to the owner's mailbox: this browser signs in on its own budget from now on.
+      return trustDevice(redirect("/signinsignup?passwordChanged", 303), request, userId);
+    },
+    ({ status, error, headers }) => data({ error, invalid: [] }, { status, headers }),
+  );
 }
 
 export default function ResetPassword() {

@@ -5,6 +5,7 @@ import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, MESSAGES } from "~/lib/rules";
 import { createUser, isNameTaken } from "~/models/users.server";
 import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailure } from "~/services/auth.server";
 import { BusyError } from "~/services/concurrency.server";
+import type { StorageFault } from "~/services/storage-fault.server";
 import { queuePasswordReset } from "~/services/password-reset.server";
 import { startSession } from "~/services/session.server";
 import { registerAttempts, release, reserve, resetMailAttempts, resetRequestAttempts, signInAttempts } from "~/services/throttle.server";
@@ -24,6 +25,12 @@ export type AccountFormResult = {
 
 function refuse(intent: Intent, status: number, error: string, invalid: FieldName[], values: AccountFormResult["values"]): AccountFormResult {
   return { intent, status, error, invalid, values };
+}
+
+/** The form shown again when the storage failed under it (storage-fault.server.ts). */
+export function storageRefusal(intent: FormDataEntryValue | null, form: FormData, { status, error }: StorageFault): AccountFormResult {
+  const values = { displayName: formText(form, "displayName").trim(), email: formText(form, "email").trim() };
+  return refuse(intent === "register" || intent === "forgot" ? intent : "signin", status, error, [], values);
 }
 
 export async function signIn(request: Request, form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {

@@ -13,7 +13,8 @@ import { pageTitle } from "~/lib/site";
 import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { getCurrentUser } from "~/services/session.server";
-import { forgotPassword, register, signIn, type AccountFormResult } from "./signinsignup.server";
+import { ifStorageFails, onForm } from "~/services/storage-fault.server";
+import { forgotPassword, register, signIn, storageRefusal, type AccountFormResult } from "./signinsignup.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -25,11 +26,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
-  let result: AccountFormResult | Response;
-  if (intent === "signin") result = await signIn(request, form, context.clientAddress);
-  else if (intent === "register") result = await register(request, form, context.clientAddress);
-  else if (intent === "forgot") result = await forgotPassword(form, context.clientAddress);
-  else result = { intent: "signin", status: 400, error: MESSAGES.badCredentials, invalid: [], values: {} };
+  const answer = (): Promise<AccountFormResult | Response> | AccountFormResult => {
+    if (intent === "signin") return signIn(request, form, context.clientAddress);
+    if (intent === "register") return register(request, form, context.clientAddress);
+    if (intent === "forgot") return forgotPassword(form, context.clientAddress);
+    return { intent: "signin", status: 400, error: MESSAGES.badCredentials, invalid: [], values: {} };
+  };
+  // A sign-in writes too (its session): a full disk is answered on the form, with the e-mail and name kept.
+  const result = await ifStorageFails(answer, (fault) => storageRefusal(intent, form, onForm(fault)));
   if (result instanceof Response) return result;
   return data(result, { status: result.status, headers: retryAfter(result.status) });
 }

@@ -26,6 +26,7 @@ import {
   type PostValues,
 } from "./posts.server";
 import type { CurrentUser } from "./session.server";
+import { ifStorageFails, onForm, type StorageFault } from "./storage-fault.server";
 import { editAttempts, previewAttempts, release, reserve } from "./throttle.server";
 
 /**
@@ -284,32 +285,51 @@ export async function answerArticleForm(user: CurrentUser, read: PostFormRead, a
     return refuse(status, error, invalid, { ...keptValues(user.id, read.input), summary: "" });
   }
   const intent = formIntent(read.intent);
-  if (intent === "draft") return draftSaved(await saveDraft(user, input, access ? { access } : { target: null }));
-  if (intent === "preview") return previewArticle(user, input, { image: access ? imageOf(access.draft) : null });
-  const published = access ? await publishDraft(access, input) : await publishPost(user.id, input);
-  return published.ok ? { ok: true, redirect: `/posts/${"postId" in published ? published.postId : published.id}` } : published;
+  // The storage failing under any button: the form again, as typed (an image not yet kept must be picked again).
+  const failed = (fault: StorageFault): FormAnswer => {
+    const { status, error } = onForm(fault, { image: read.input.image !== null });
+    return refuse(status, error, read.input.image ? ["image"] : [], { ...keptValues(user.id, read.input), summary: "" });
+  };
+  return ifStorageFails(async (): Promise<FormAnswer> => {
+    if (intent === "draft") return draftSaved(await saveDraft(user, input, access ? { access } : { target: null }));
+    if (intent === "preview") return previewArticle(user, input, { image: access ? imageOf(access.draft) : null });
+    const published = access ? await publishDraft(access, input) : await publishPost(user.id, input);
+    return published.ok ? { ok: true, redirect: `/posts/${"postId" in published ? published.postId : published.id}` } : published;
+  }, failed);
 }
 
 /** A pending edit's draft page (an urlencoded form), by the button pressed. */
 export async function answerEditDraftForm(access: DraftAccess, form: FormData): Promise<FormAnswer> {
   const input = editInput(form);
   const intent = formIntent(form.get("intent"));
-  if (intent === "draft") return draftSaved(await saveDraft(access.user, input, { access }));
-  if (intent === "preview") {
-    const post = access.draft.postId ? getPost(access.draft.postId) : undefined;
-    if (!post) return refusal(404, "");
-    return previewArticle(access.user, input, { tags: post.tags, image: { key: post.image, width: post.imageWidth, height: post.imageHeight } });
-  }
-  const published = await publishDraft(access, input);
-  return published.ok ? { ok: true, redirect: `/posts/${published.postId}` } : published;
+  return ifStorageFails(async (): Promise<FormAnswer> => {
+    if (intent === "draft") return draftSaved(await saveDraft(access.user, input, { access }));
+    if (intent === "preview") {
+      const post = access.draft.postId ? getPost(access.draft.postId) : undefined;
+      if (!post) return refusal(404, "");
+      return previewArticle(access.user, input, { tags: post.tags, image: { key: post.image, width: post.imageWidth, height: post.imageHeight } });
+    }
+    const published = await publishDraft(access, input);
+    return published.ok ? { ok: true, redirect: `/posts/${published.postId}` } : published;
+  }, keptEdit(input));
 }
 
 /** The article's edit form's "Uložiť koncept" and "Náhľad": a pending edit kept as a draft, or previewed; the article stays as readers see it. */
 export async function answerEditForm({ post, user }: ChangePermission, form: FormData, intent: "draft" | "preview"): Promise<FormAnswer> {
   const input = editInput(form);
-  if (intent === "draft") return draftSaved(await saveDraft(user, input, { target: editTarget(post.id, form.get("baseRevision")) }));
-  // The edit form cannot change the image, and the article's layer shows it right above the preview.
-  return previewArticle(user, input, { tags: post.tags, image: null });
+  return ifStorageFails(async () => {
+    if (intent === "draft") return draftSaved(await saveDraft(user, input, { target: editTarget(post.id, form.get("baseRevision")) }));
+    // The edit form cannot change the image, and the article's layer shows it right above the preview.
+    return previewArticle(user, input, { tags: post.tags, image: null });
+  }, keptEdit(input));
+}
+
+/** An edit form shown again as typed when the storage fails under it. */
+function keptEdit({ title, content, sources, summary, tags }: DraftInput) {
+  return (fault: StorageFault): FormAnswer => {
+    const { status, error } = onForm(fault);
+    return refuse(status, error, [], { title, content, sources, summary, tags, pendingImage: "" });
+  };
 }
 
 /** An edit form's fields as a draft's input (it has no tags or image of its own). */

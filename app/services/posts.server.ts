@@ -14,6 +14,7 @@ import { imageCostProblem } from "./image-cost.server";
 import { readImageHeader } from "./image-header.server";
 import { DecodeTimeoutError, deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
 import { logModeration } from "./moderation-log.server";
+import { storageFault } from "./storage-fault.server";
 import type { CurrentUser } from "./session.server";
 import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from "./throttle.server";
 
@@ -78,6 +79,11 @@ export async function acceptImage(userId: string, bytes: Uint8Array): Promise<Po
     if (error instanceof BusyError) {
       release(upload);
       return refusal(503, BUSY_MESSAGE, ["image"]);
+    }
+    // The store failing (full, unwritable, out of reach) is not the author's doing: answered by the caller (storage-fault.server.ts).
+    if (storageFault(error)) {
+      release(upload);
+      throw error;
     }
     console.error("Could not store an uploaded image", error);
     return refusal(400, MESSAGES.uploadFailed, ["image"]);

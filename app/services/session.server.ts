@@ -15,6 +15,7 @@ import {
 import { noteUserSeen } from "~/models/users.server";
 import { env } from "~/config/env.server";
 import { noteUser } from "./request-log.server";
+import { unlessStorageFails } from "./storage-fault.server";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -66,8 +67,11 @@ export async function getCurrentSession(request: Request): Promise<{ user: Curre
   const { session, user } = found;
   if (now - (session.lastSeenAt ?? session.createdAt) > TOUCH_AFTER) {
     const idle = session.remember ? IDLE.remember : IDLE.browser;
-    touchSession(idHash, { expiresAt: Math.min(now + idle, session.createdAt + ABSOLUTE), lastSeenAt: now });
-    noteUserSeen(user.id, now);
+    // Not worth failing a page for: a full disk skips it, and the next page tries again.
+    unlessStorageFails(() => {
+      touchSession(idHash, { expiresAt: Math.min(now + idle, session.createdAt + ABSOLUTE), lastSeenAt: now });
+      noteUserSeen(user.id, now);
+    });
   }
   noteUser(user.id);
   return { user, idHash };

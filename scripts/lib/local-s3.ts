@@ -62,9 +62,9 @@ export type LocalS3 = {
   close(): Promise<void>;
 };
 
-/** A local S3-compatible server (s3rver, in this process) with the given buckets, its files under `folder`. */
-export async function startLocalS3(folder: string, buckets: string[]): Promise<LocalS3> {
-  const s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: folder, configureBuckets: buckets.map((name) => ({ name, configs: [] })) });
+/** A local S3-compatible server (s3rver, in this process) with the given buckets, its files under `folder`; `port` to start one again where it was. */
+export async function startLocalS3(folder: string, buckets: string[], { port: asked = 0 } = {}): Promise<LocalS3> {
+  const s3 = new S3rver({ address: "127.0.0.1", port: asked, silent: true, directory: folder, configureBuckets: buckets.map((name) => ({ name, configs: [] })) });
   listCommonPrefixesAtAnyDepth(s3);
   letS3rverPageListings();
   const { port } = await s3.run();
