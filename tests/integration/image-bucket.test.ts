@@ -231,6 +231,11 @@ describe("images in S3-compatible object storage", () => {
       const answer = await picture;
       expect([answer.status, answer.headers.get("retry-after")]).toEqual([503, "5"]);
       expect(Date.now() - started).toBeLessThan(15_000);
+      // /healthz does not hang with the storage: its check gives up after 2 s.
+      const asked = Date.now();
+      const health = await fetch(`${stalled.url}/healthz`);
+      expect([health.status, await health.text()]).toEqual([503, "image store: no answer in 2 s\n"]);
+      expect(Date.now() - asked).toBeLessThan(3_000);
     } finally {
       silent.close();
     }
