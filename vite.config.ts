@@ -1,10 +1,11 @@
-/// <reference types="vitest/config" />
 import { vitePlugin as remix } from "@remix-run/dev";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { configDefaults } from "vitest/config";
 import { defineConfig } from "vite";
+import { SERVERS_OF_THEIR_OWN } from "./vitest.servers.config";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -37,6 +38,8 @@ export default defineConfig({
   ],
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    // Run beside these by `npm test` (vitest.servers.config.ts); `vitest run <file>` still finds them here.
+    exclude: [...configDefaults.exclude, ...(process.env.DEJINY_SIDE_BY_SIDE ? SERVERS_OF_THEIR_OWN : [])],
     globalSetup: ["tests/integration/global-setup.ts"],
     env: { DATABASE_PATH: path.join(unitDir, "unit.db"), UPLOADS_DIR: path.join(unitDir, "uploads"), DEMO_CONTENT: "off" },
     // The integration files share one server and compare its pages with its database: one file at a time.

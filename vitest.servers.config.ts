@@ -1,0 +1,40 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+/**
+ * The integration files that start servers of their own (to stop, fill, cut
+ * off or restart them): they need neither the shared server of
+ * vite.config.ts nor one file at a time, so `npm test` runs them, two at a
+ * time, beside the shared ones (scripts/test-side-by-side.js).
+ */
+export const SERVERS_OF_THEIR_OWN = [
+  "cache-invalidation",
+  "caddy",
+  "crash",
+  "faults",
+  "full-disk",
+  "graceful-stop",
+  "hardening",
+  "image-memory",
+  "lockout",
+  "mail-outbox",
+  "moderation",
+  "nginx",
+  "operations",
+  "production",
+  "read-only",
+  "replication",
+  "slow-bodies",
+  "upgrade",
+].map((name) => `tests/integration/${name}.test.ts`);
+
+export default defineConfig({
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  test: {
+    include: SERVERS_OF_THEIR_OWN,
+    maxWorkers: 2,
+    minWorkers: 1,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
