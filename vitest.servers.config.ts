@@ -5,7 +5,9 @@ import { defineConfig } from "vitest/config";
  * The integration files that start servers of their own (to stop, fill, cut
  * off or restart them): they need neither the shared server of
  * vite.config.ts nor one file at a time, so `npm test` runs them, two at a
- * time, beside the shared ones (scripts/test-side-by-side.js).
+ * time, beside the shared ones (scripts/test-side-by-side.js). Those that
+ * time or weigh a server under load (TIMED_ALONE) run afterwards, alone:
+ * beside other work, their bounds would measure the neighbours.
  */
 export const SERVERS_OF_THEIR_OWN = [
   "cache-invalidation",
@@ -28,11 +30,15 @@ export const SERVERS_OF_THEIR_OWN = [
   "upgrade",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
+export const TIMED_ALONE = ["hardening", "image-memory", "lockout", "slow-bodies"].map((name) => `tests/integration/${name}.test.ts`);
+
+const timed = Boolean(process.env.DEJINY_TIMED_ALONE);
+
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
-    include: SERVERS_OF_THEIR_OWN,
-    maxWorkers: 2,
+    include: timed ? TIMED_ALONE : SERVERS_OF_THEIR_OWN.filter((file) => !TIMED_ALONE.includes(file)),
+    maxWorkers: timed ? 1 : 2,
     minWorkers: 1,
     testTimeout: 20_000,
     hookTimeout: 60_000,
