@@ -164,7 +164,9 @@ export default function Admin() {
                     <Link to={`/admin/users/${account.id}`}>{showHiddenControls(account.displayName)}</Link>
                     {account.lookalikes > 0 && <span className="muted"> (podobá sa na meno iného účtu)</span>}
                   </th>
-                  <td data-label="E-mail">{showNonAscii(account.email)}</td>
+                  <td data-label="E-mail" className="account-email">
+                    {showNonAscii(account.email)}
+                  </td>
                   <td data-label="Rola">{account.isAdmin ? "administrátor" : "používateľ"}</td>
                   <td data-label="Stav">
                     <AccountStatus account={account} />

@@ -178,10 +178,16 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
     uploadsDir: process.env.E2E_UPLOADS_DIR!,
   });
   expect(granted.code, granted.output).toBe(0);
+  // An account whose e-mail is one word of 240 characters, the newest on the admin's list.
+  const longEmail = `${`${testInfo.project.name}-${Date.now()}-`.padEnd(64, "x")}@${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(50)}.sk`;
+  await registerUser(base, { displayName: `Dlhá Adresa ${run}`.slice(0, 50), email: longEmail });
   await signIn(page, adminEmail, GOOD_PASSWORD, jsEnabled);
   await followHeaderLink(page, phone, "Admin");
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Administrácia");
+  // It wraps: the page never scrolls sideways, on a phone either.
+  await expect(page.getByText(longEmail)).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await check(page, testInfo, jsEnabled, "admin");
 
   // Reports: one dismissed (the article stays), one whose article goes, each after a confirmation.
