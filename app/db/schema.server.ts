@@ -49,6 +49,8 @@ export const posts = sqliteTable(
     /** Milliseconds since the epoch; the list's ordering key. */
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    /** Set while moderators hide the article: only its author and admins see it (hidden-posts in ~/services/moderation-decisions.server). */
+    hiddenAt: integer("hidden_at"),
   },
   (t) => [
     index("posts_created_at_idx").on(sql`${t.createdAt} DESC`, t.id),
@@ -289,28 +291,95 @@ export const pageData = sqliteTable("page_data", {
   changedAt: integer("changed_at").notNull().default(0),
 });
 
-/** Reasons a reader may give when reporting an article (the labels are in ~/lib/moderation). */
+/**
+ * A reader's report of an article, or of one passage of it ("Zdroj?"): open
+ * until an admin decides (a row of moderation_decisions), or closed when the
+ * article goes away otherwise. It outlives the article (post_id becomes NULL;
+ * the title stays), so the reporter can still read what came of it.
+ * Reasons' labels are in ~/lib/moderation.
+ */
 export const reports = sqliteTable(
   "reports",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    postId: text("post_id")
-      .notNull()
-      .references(() => posts.id, { onDelete: "cascade" }),
+    postId: text("post_id").references(() => posts.id, { onDelete: "set null" }),
+    /** The article's title when it was reported. */
+    postTitle: text("post_title").notNull().default(""),
     reporterId: text("reporter_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     reason: text("reason").notNull(),
     note: text("note").notNull().default(""),
+    /** For a passage's "Zdroj?": its number (1, 2, … in the article as it was) and its text then. */
+    paragraph: integer("paragraph"),
+    passage: text("passage").notNull().default(""),
     createdAt: integer("created_at").notNull(),
-    /** Set when an admin dismisses the report; deleting the article deletes its reports. */
-    dismissedAt: integer("dismissed_at"),
+    /** open, upheld, dismissed, or closed (the article was deleted or hidden by another decision). */
+    state: text("state").notNull().default("open"),
+    decisionId: integer("decision_id").references(() => moderationDecisions.id),
   },
   (t) => [
-    // One open report per reader and article.
-    uniqueIndex("reports_open_idx").on(t.postId, t.reporterId).where(sql`${t.dismissedAt} IS NULL`),
-    index("reports_reporter_idx").on(t.reporterId),
+    // One open report per reader and article (and per passage).
+    uniqueIndex("reports_open_idx")
+      .on(t.postId, t.reporterId, sql`coalesce(${t.paragraph}, 0)`)
+      .where(sql`${t.state} = 'open'`),
+    // The admins' queue, oldest first, and a reader's "Moje hlásenia", newest first.
+    index("reports_state_idx").on(t.state, t.createdAt),
+    index("reports_reporter_idx").on(t.reporterId, sql`${t.createdAt} DESC`),
+    // Resolving an article's reports together, and the foreign key's SET NULL when it is deleted.
+    index("reports_post_idx").on(t.postId),
   ],
+);
+
+/**
+ * A moderator's decision, what the public log (/moderation) shows, and for an
+ * author the statement of reasons they may contest. Ids and names are copies
+ * (no foreign keys): a decision outlives the article and the accounts.
+ */
+export const moderationDecisions = sqliteTable(
+  "moderation_decisions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    createdAt: integer("created_at").notNull(),
+    /** dismiss, dismissAbusive, requestFix, hide, delete, disable, restore (DECISION_ACTIONS in ~/lib/moderation). */
+    action: text("action").notNull(),
+    postId: text("post_id"),
+    postTitle: text("post_title"),
+    /** Whom the decision restricts (the author), when it restricts anyone. */
+    userId: text("user_id"),
+    /** "reports" (with the reasons in groundDetail) or "initiative" (the moderators' own). */
+    ground: text("ground").notNull(),
+    groundDetail: text("ground_detail").notNull().default(""),
+    /** The published reason, read by the reporters, the author and the public log. */
+    reason: text("reason").notNull(),
+    /** The deciding admin (NULL for the command line); never shown to readers. */
+    deciderId: text("decider_id"),
+  },
+  (t) => [index("moderation_decisions_user_idx").on(t.userId, sql`${t.createdAt} DESC`), index("moderation_decisions_created_idx").on(t.createdAt)],
+);
+
+/** An author's appeal of a decision: one per decision (unique), decided by another admin. */
+export const appeals = sqliteTable(
+  "appeals",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    decisionId: integer("decision_id")
+      .notNull()
+      .unique()
+      .references(() => moderationDecisions.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** open, granted or rejected. */
+    state: text("state").notNull().default("open"),
+    decidedAt: integer("decided_at"),
+    deciderId: text("decider_id"),
+    /** The reason the author reads. */
+    reason: text("reason").notNull().default(""),
+  },
+  (t) => [index("appeals_state_idx").on(t.state, t.createdAt)],
 );
 
 /**

@@ -16,7 +16,16 @@ import {
   typedText,
 } from "./rules";
 import { DRAFT_MESSAGES } from "./drafts";
-import { MODERATION_MESSAGES, REPORT_NOTE_MAX_LENGTH, REPORT_REASONS, type ReportReason } from "./moderation";
+import {
+  APPEAL_MAX_LENGTH,
+  DECISION_REASON_MAX_LENGTH,
+  DECISIONS_PER_FORM,
+  MODERATION_MESSAGES,
+  REPORT_DECISIONS,
+  REPORT_NOTE_MAX_LENGTH,
+  REPORT_REASONS,
+  type ReportReason,
+} from "./moderation";
 import { sourcesProblem } from "./sources";
 import { isTag } from "./tags";
 import { hasSeenCharacter, hasStackedMarks, hasUnclosedBidi, hasUnseenCharacters } from "./text-controls";
@@ -194,6 +203,41 @@ export const reportSchema = z.object({
   ),
 });
 export const REPORT_FIELDS = ["reason", "note"] as const;
+
+/** A text people other than its writer read (a decision's reason, an appeal): required, bounded, no control or unseen characters (new lines allowed). */
+const moderationText = (messages: { missing: string; length: string; controls: string }, maxLength: number) =>
+  z.pipe(
+    z.pipe(z.string({ error: messages.missing }), z.transform((t: string) => typedText(t).trim())),
+    z.string().check(
+      rule((t: string) => t !== "", messages.missing),
+      rule((t: string) => t.length <= maxLength, messages.length),
+      rule((t: string) => !hasHiddenControls(t.replace(/\n/g, " ")), messages.controls),
+    ),
+  );
+
+const decisionReason = moderationText(
+  { missing: MODERATION_MESSAGES.decisionReason, length: MODERATION_MESSAGES.decisionReasonLength, controls: MODERATION_MESSAGES.decisionReasonControls },
+  DECISION_REASON_MAX_LENGTH,
+);
+
+/** An admin's decision on the open reports of the articles chosen (the queue's checkboxes). */
+export const decisionSchema = z.object({
+  post: z.array(z.string()).check(
+    rule((ids: string[]) => ids.length > 0, MODERATION_MESSAGES.decisionNothingChosen),
+    rule((ids: string[]) => ids.length <= DECISIONS_PER_FORM, MODERATION_MESSAGES.decisionTooMany),
+  ),
+  decision: z.enum(REPORT_DECISIONS, { error: MODERATION_MESSAGES.decisionChoice }),
+  reason: decisionReason,
+});
+export const DECISION_FIELDS = ["post", "decision", "reason"] as const;
+
+/** A reason alone: hiding or restoring an article on the moderators' own initiative, deciding an appeal. */
+export const reasonSchema = z.object({ reason: decisionReason });
+
+/** An author's appeal of a decision. */
+export const appealSchema = z.object({
+  text: moderationText({ missing: MODERATION_MESSAGES.appealText, length: MODERATION_MESSAGES.appealLength, controls: MODERATION_MESSAGES.appealControls }, APPEAL_MAX_LENGTH),
+});
 
 /** Each field's messages. */
 export type FieldErrors = Record<string, string[] | undefined>;

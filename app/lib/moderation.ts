@@ -10,8 +10,72 @@ export const REPORT_REASONS = {
 export type ReportReason = keyof typeof REPORT_REASONS;
 export const REPORT_NOTE_MAX_LENGTH = 500;
 
+/** Why a reader marks one passage ("Zdroj?" beside a paragraph). */
+export const PASSAGE_REASONS = {
+  missingSource: "Chýba zdroj",
+  inaccurate: "Nepresné",
+  otherPassage: "Iné",
+} as const;
+export type PassageReason = keyof typeof PASSAGE_REASONS;
+
 export function reasonLabel(reason: string): string {
-  return Object.hasOwn(REPORT_REASONS, reason) ? REPORT_REASONS[reason as ReportReason] : reason;
+  if (Object.hasOwn(REPORT_REASONS, reason)) return REPORT_REASONS[reason as ReportReason];
+  return Object.hasOwn(PASSAGE_REASONS, reason) ? PASSAGE_REASONS[reason as PassageReason] : reason;
+}
+
+/** Where a report is: open until an admin decides; closed when its article went away by another way (its author deleted it). */
+export const REPORT_STATES = {
+  open: "Otvorené — redakcia ho ešte posudzuje",
+  upheld: "Opodstatnené",
+  dismissed: "Zamietnuté",
+  closed: "Uzavreté — článok medzitým odstránil autor",
+} as const;
+export type ReportState = keyof typeof REPORT_STATES;
+
+/**
+ * What a moderator may decide, as readers of the public log read it.
+ * `upheld` says whether the reports were right; `restricts`, whether the
+ * author gets a statement of reasons they may contest.
+ */
+export const DECISION_ACTIONS = {
+  dismiss: { label: "Hlásenie zamietnuté", choice: "Zamietnuť: článok je v poriadku", upheld: false, restricts: false },
+  dismissAbusive: { label: "Hlásenie zamietnuté ako zneužité", choice: "Zamietnuť ako zneužité hlásenie", upheld: false, restricts: false },
+  requestFix: { label: "Autor vyzvaný na opravu", choice: "Opodstatnené: vyzvať autora na opravu (článok zostane)", upheld: true, restricts: false },
+  hide: { label: "Článok skrytý", choice: "Opodstatnené: skryť článok", upheld: true, restricts: true },
+  delete: { label: "Článok odstránený", choice: "Opodstatnené: natrvalo odstrániť článok", upheld: true, restricts: true },
+  disable: { label: "Článok skrytý a účet autora zablokovaný", choice: "Opodstatnené: skryť článok a zablokovať autora", upheld: true, restricts: true },
+  restore: { label: "Skrytý článok znova zverejnený", choice: "Znova zverejniť", upheld: false, restricts: false },
+} as const;
+export type DecisionAction = keyof typeof DECISION_ACTIONS;
+/** What an admin may choose for a set of open reports. */
+export const REPORT_DECISIONS = ["dismiss", "dismissAbusive", "requestFix", "hide", "delete", "disable"] as const satisfies readonly DecisionAction[];
+export type ReportDecision = (typeof REPORT_DECISIONS)[number];
+
+export function isReportDecision(value: unknown): value is ReportDecision {
+  return typeof value === "string" && (REPORT_DECISIONS as readonly string[]).includes(value);
+}
+
+export function decisionLabel(action: string): string {
+  return Object.hasOwn(DECISION_ACTIONS, action) ? DECISION_ACTIONS[action as DecisionAction].label : action;
+}
+
+export const DECISION_REASON_MAX_LENGTH = 500;
+export const APPEAL_MAX_LENGTH = 2_000;
+/** How long an author may contest a decision (about six months). */
+export const APPEAL_WINDOW_MS = 183 * 24 * 60 * 60 * 1000;
+/** At most this many articles' reports decided by one bulk form. */
+export const DECISIONS_PER_FORM = 50;
+
+export const APPEAL_STATES = {
+  open: "Námietka čaká na rozhodnutie",
+  granted: "Námietke sa vyhovelo",
+  rejected: "Námietka bola zamietnutá",
+} as const;
+export type AppealState = keyof typeof APPEAL_STATES;
+
+/** The ground of a decision, as its statement of reasons names it. */
+export function groundLabel(decision: { ground: string; groundDetail: string }): string {
+  return decision.ground === "reports" ? `hlásenia čitateľov (${decision.groundDetail})` : "vlastný podnet redakcie";
 }
 
 /** What an entry of the moderation log says was done. */
@@ -25,6 +89,10 @@ export const LOG_ACTIONS = {
   restoreArticle: "Obnovenie staršej verzie cudzieho článku",
   deleteArticle: "Odstránenie cudzieho článku",
   dismissReport: "Zamietnutie hlásenia",
+  decideReports: "Rozhodnutie o hláseniach",
+  hideArticle: "Skrytie článku",
+  restoreHidden: "Znova zverejnenie skrytého článku",
+  decideAppeal: "Rozhodnutie o námietke",
   deleteAccount: "Zrušenie vlastného účtu",
 } as const;
 export type LogAction = keyof typeof LOG_ACTIONS;
@@ -44,6 +112,25 @@ export const MODERATION_MESSAGES = {
   reportDuplicate: "Tento článok ste už nahlásili. Redakcia sa vaším hlásením zaoberá.",
   reportOwn: "Vlastný článok nemôžete nahlásiť.",
   reportQuota: "Dosiahli ste limit hlásení. Skúste to, prosím, neskôr.",
+  decisionReason: "Napíšte odôvodnenie: prečítajú si ho nahlasovatelia aj autor.",
+  decisionReasonLength: `Odôvodnenie môže mať najviac ${DECISION_REASON_MAX_LENGTH} znakov.`,
+  decisionReasonControls: "Odôvodnenie nesmie obsahovať riadiace ani neviditeľné znaky.",
+  decisionChoice: "Vyberte rozhodnutie.",
+  decisionNothingChosen: "Vyberte aspoň jeden nahlásený článok.",
+  decisionTooMany: `Naraz môžete rozhodnúť najviac o ${DECISIONS_PER_FORM} článkoch.`,
+  alreadyDecided: "O týchto hláseniach už bolo rozhodnuté.",
+  appealText: "Napíšte, prečo s rozhodnutím nesúhlasíte.",
+  appealLength: `Námietka môže mať najviac ${APPEAL_MAX_LENGTH} znakov.`,
+  appealControls: "Námietka nesmie obsahovať riadiace ani neviditeľné znaky.",
+  appealNotYours: "Toto rozhodnutie sa netýka vás: nemôžete ho napadnúť.",
+  appealTwice: "Proti tomuto rozhodnutiu ste už podali námietku.",
+  appealLate: "Lehota na námietku (6 mesiacov) uplynula.",
+  appealNotAllowed: "Proti tomuto rozhodnutiu sa nedá podať námietka.",
+  appealDecided: "O tejto námietke už bolo rozhodnuté.",
+  appealOwnDecision: "O námietke proti vlastnému rozhodnutiu musí rozhodnúť iný administrátor.",
+  noSuchAppeal: "Takáto námietka neexistuje.",
+  notHidden: "Tento článok nie je skrytý.",
+  disableAdmin: "Autor jedného z článkov je administrátor: jeho účet zablokujete na stránke účtu.",
   currentPassword: "Zadajte svoje súčasné heslo.",
   wrongPassword: "Heslo nie je správne.",
 } as const;

@@ -1,9 +1,10 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { Source } from "~/lib/sources";
 import type { PostCard } from "~/lib/types";
 import { countRows, db } from "~/db/connection.server";
 import { drafts, pendingImages, posts, postTags, postTexts, users } from "~/db/schema.server";
+import { closeOpenReportsOf } from "./reports.server";
 import { recordRevision } from "./revisions.server";
 import { searchTextOf } from "./search.server";
 
@@ -20,13 +21,14 @@ const cardColumns = {
 // The reader's queries walk an index in order and stop after `limit` rows,
 // so their cost does not grow with the number of posts (tests/unit/query-plans.test.ts
 // fails on a full scan or a sort). Exported unprepared for that test only.
+// A hidden article is skipped as the index is walked (they are few).
 export const readerQueries = {
-  newestPosts: db.select(cardColumns).from(posts).orderBy(desc(posts.createdAt), posts.id).limit(sql.placeholder("limit")),
+  newestPosts: db.select(cardColumns).from(posts).where(isNull(posts.hiddenAt)).orderBy(desc(posts.createdAt), posts.id).limit(sql.placeholder("limit")),
   newestPostsWithTag: db
     .select(cardColumns)
     .from(postTags)
     .innerJoin(posts, eq(posts.id, postTags.postId))
-    .where(eq(postTags.tag, sql.placeholder("tag")))
+    .where(and(eq(postTags.tag, sql.placeholder("tag")), isNull(posts.hiddenAt)))
     .orderBy(desc(postTags.createdAt), postTags.postId)
     .limit(sql.placeholder("limit")),
   postById: db
@@ -43,6 +45,7 @@ export const readerQueries = {
       authorName: users.displayName,
       createdAt: posts.createdAt,
       updatedAt: posts.updatedAt,
+      hiddenAt: posts.hiddenAt,
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
@@ -82,6 +85,7 @@ export function newestPostsWhole({ tag, limit }: { tag: string | null; limit: nu
 const sitemapPage = db
   .select({ id: posts.id, updatedAt: posts.updatedAt })
   .from(posts)
+  .where(isNull(posts.hiddenAt))
   .orderBy(desc(posts.createdAt), posts.id)
   .limit(sql.placeholder("limit"))
   .offset(sql.placeholder("offset"))
@@ -167,14 +171,21 @@ export function updatePost(
   });
 }
 
-/** Delete a post (its tags go with it); returns its image key, to remove the files. */
-export function deletePost(id: string): string | undefined {
-  const image = db.delete(posts).where(eq(posts.id, id)).returning({ image: posts.image }).get()?.image;
-  return image;
+/** Hide an article from everyone but its author and admins, or show it again (null). */
+export function setPostHidden(id: string, hiddenAt: number | null): boolean {
+  return db.update(posts).set({ hiddenAt }).where(eq(posts.id, id)).run().changes > 0;
 }
 
-/** Delete every post of an author in one transaction (their tags go with them); returns their image keys, to remove the files. */
+/** Delete a post (its tags go with it; its open reports close first, while they still name it); returns its image key, to remove the files. Call it in a transaction. */
+export function deletePost(id: string): string | undefined {
+  closeOpenReportsOf([id]);
+  return db.delete(posts).where(eq(posts.id, id)).returning({ image: posts.image }).get()?.image;
+}
+
+/** Delete every post of an author (their tags go with them; their open reports close); returns their image keys, to remove the files. Call it in a transaction. */
 export function deletePostsOf(authorId: string): string[] {
+  // Before the rows go: their reports' post_id becomes NULL with them.
+  closeOpenReportsOf(sql`(SELECT ${posts.id} FROM ${posts} WHERE ${posts.authorId} = ${authorId})`);
   return db
     .delete(posts)
     .where(eq(posts.authorId, authorId))

@@ -1,58 +1,135 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { countRows, db } from "~/db/connection.server";
 import { posts, reports, users } from "~/db/schema.server";
 
-/** A new open report; false when this reader already has an open report of this article. */
-export function insertReport(report: { postId: string; reporterId: string; reason: string; note: string; createdAt: number }): boolean {
-  return db.insert(reports).values(report).onConflictDoNothing().run().changes > 0;
+/** A new open report; false when this reader already has an open report of this article (or of this passage). */
+export function insertReport(report: {
+  postId: string;
+  postTitle: string;
+  reporterId: string;
+  reason: string;
+  note: string;
+  paragraph?: number;
+  passage?: string;
+  createdAt: number;
+}): number | undefined {
+  return db.insert(reports).values(report).onConflictDoNothing().returning({ id: reports.id }).get()?.id;
 }
 
 export type OpenReport = {
   id: number;
   reason: string;
   note: string;
+  paragraph: number | null;
+  passage: string;
   createdAt: number;
   postId: string;
   postTitle: string;
+  hidden: boolean;
+  authorId: string;
+  reporterId: string;
   reporterName: string;
 };
 
-/** The newest open reports, with their article's title and the reporter's name. */
+/** The oldest open reports first (the queue's order), with their article and reporter; `limit` bounds the page. */
 export function listOpenReports(limit: number): { rows: OpenReport[]; total: number } {
   const rows = db
     .select({
       id: reports.id,
       reason: reports.reason,
       note: reports.note,
+      paragraph: reports.paragraph,
+      passage: reports.passage,
       createdAt: reports.createdAt,
-      postId: reports.postId,
+      postId: posts.id,
       postTitle: posts.title,
+      hidden: sql<boolean>`${posts.hiddenAt} IS NOT NULL`.mapWith(Boolean),
+      authorId: posts.authorId,
+      reporterId: reports.reporterId,
       reporterName: users.displayName,
     })
     .from(reports)
     .innerJoin(posts, eq(posts.id, reports.postId))
     .innerJoin(users, eq(users.id, reports.reporterId))
-    .where(isNull(reports.dismissedAt))
-    .orderBy(desc(reports.createdAt), desc(reports.id))
+    .where(eq(reports.state, "open"))
+    .orderBy(asc(reports.createdAt), asc(reports.id))
     .limit(limit)
     .all();
-  return { rows, total: countRows(reports, isNull(reports.dismissedAt)) };
+  return { rows, total: countRows(reports, eq(reports.state, "open")) };
 }
 
-/** Dismiss an open report; returns it (with its article's id), or undefined when there is no such open report. */
-export function dismissReport(id: number, now: number) {
+/** The reporters of an article's open reports, with their address (for the decision's mail). */
+export function openReportsOf(postId: string) {
+  return db
+    .select({ id: reports.id, reason: reports.reason, paragraph: reports.paragraph, reporterId: reports.reporterId, email: users.email, name: users.displayName })
+    .from(reports)
+    .innerJoin(users, eq(users.id, reports.reporterId))
+    .where(and(eq(reports.postId, postId), eq(reports.state, "open")))
+    .all();
+}
+
+/** Mark reports decided (upheld or dismissed) by a decision; only those still open change. */
+export function resolveReports(ids: number[], state: "upheld" | "dismissed", decisionId: number): number {
+  if (ids.length === 0) return 0;
   return db
     .update(reports)
-    .set({ dismissedAt: now })
-    .where(and(eq(reports.id, id), isNull(reports.dismissedAt)))
-    .returning({ postId: reports.postId, reason: reports.reason })
-    .get();
+    .set({ state, decisionId })
+    .where(and(inArray(reports.id, ids), eq(reports.state, "open")))
+    .run().changes;
 }
 
-export function getOpenReport(id: number) {
+/** An article is going away without a decision (its author deleted it): its open reports close with it. */
+export function closeOpenReportsOf(postIds: string[] | SQL): void {
+  db.update(reports)
+    .set({ state: "closed" })
+    .where(and(inArray(reports.postId, postIds), eq(reports.state, "open")))
+    .run();
+}
+
+/** A reader's own reports, newest first, with the decision's reason when there is one. */
+export function listReportsBy(reporterId: string, page: { offset: number; limit: number }) {
   return db
-    .select({ postId: reports.postId, reason: reports.reason })
+    .select({
+      id: reports.id,
+      postId: reports.postId,
+      postTitle: reports.postTitle,
+      reason: reports.reason,
+      paragraph: reports.paragraph,
+      passage: reports.passage,
+      createdAt: reports.createdAt,
+      state: reports.state,
+      decisionId: reports.decisionId,
+    })
     .from(reports)
-    .where(and(eq(reports.id, id), isNull(reports.dismissedAt)))
-    .get();
+    .where(eq(reports.reporterId, reporterId))
+    .orderBy(desc(reports.createdAt), desc(reports.id))
+    .limit(page.limit)
+    .offset(page.offset)
+    .all();
+}
+
+export function countReportsBy(reporterId: string): number {
+  return countRows(reports, eq(reports.reporterId, reporterId));
+}
+
+/** Reports an account sent that admins dismissed as abusive (shown on the admin's view of the account; nothing is lowered). */
+export function countAbusiveReportsBy(reporterId: string): number {
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(reports)
+      .where(and(eq(reports.reporterId, reporterId), sql`${reports.decisionId} IN (SELECT id FROM moderation_decisions WHERE action = 'dismissAbusive')`))
+      .get()?.n ?? 0
+  );
+}
+
+/** Open "Zdroj?" marks of an article's passages, for its author's edit form. */
+export function openPassageReportsOf(postId: string) {
+  return db
+    .select({ paragraph: reports.paragraph, passage: reports.passage, reason: reports.reason, note: reports.note, createdAt: reports.createdAt })
+    .from(reports)
+    .where(and(eq(reports.postId, postId), eq(reports.state, "open"), sql`${reports.paragraph} IS NOT NULL`))
+    .orderBy(asc(reports.paragraph), asc(reports.createdAt))
+    .limit(100)
+    .all();
 }

@@ -12,7 +12,7 @@ const newestMatches = sqlite
 const cardsOfTexts = sqlite.prepare<{ ids: string; length: number }, PostCard & { textId: number; body: string }>(
   `SELECT t.id AS textId, substr(t.body, 1, :length) AS body, p.id, p.title, p.excerpt, p.image, p.image_width AS imageWidth, p.image_height AS imageHeight
    FROM post_texts t JOIN posts p ON p.id = t.post_id
-   WHERE t.id IN (SELECT value FROM json_each(:ids))`,
+   WHERE t.id IN (SELECT value FROM json_each(:ids)) AND p.hidden_at IS NULL`,
 );
 
 export type SearchHit = PostCard & { body: string };

@@ -2,32 +2,32 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminNav, AccountStatus, MailStatus } from "~/components/Admin";
-import { ConfirmAction } from "~/components/ConfirmAction";
+import { AppealQueue, ReportQueue } from "~/components/ReportQueue";
 import { FormError, Notice } from "~/components/Messages";
 import { Pager } from "~/components/Pager";
 import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
-import { pageWindow, parsePage, reasonLabel } from "~/lib/moderation";
+import { pageWindow, parsePage } from "~/lib/moderation";
 import { showHiddenControls } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { showNonAscii } from "~/lib/text-controls";
-import { listOpenReports } from "~/models/reports.server";
+import { listOpenAppeals } from "~/models/appeals.server";
 import { countAccounts, findAccounts } from "~/models/users.server";
 import { readForm } from "~/services/forms.server";
 import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
 import { mailOutboxStatus } from "~/services/mail-outbox.server";
-import { deleteReportedPost, dismissReport } from "~/services/moderation.server";
+import { decideAppeal } from "~/services/appeals.server";
+import { retryAfter } from "~/services/concurrency.server";
+import { decideReports, reportQueue } from "~/services/moderation-decisions.server";
 import { requireAdmin } from "~/services/session.server";
 
 const ACCOUNTS_PER_PAGE = 25;
-const REPORTS_SHOWN = 50;
+const REPORTS_SHOWN = 100;
+const APPEALS_SHOWN = 50;
 /** Longest search the page takes: a name or an e-mail is shorter. */
 const QUERY_MAX_LENGTH = 100;
 
-const REPORT_ACTIONS = {
-  dismissReport: { button: "Zamietnuť", confirm: "Zamietnuť hlásenie k článku „{title}“? Článok zostane.", done: "Hlásenie je zamietnuté." },
-  deleteReportedPost: { button: "Odstrániť článok", confirm: "Natrvalo odstrániť článok „{title}“ aj s obrázkom?", done: "Článok je odstránený." },
-} as const;
-type ReportAction = keyof typeof REPORT_ACTIONS;
+/** What /admin?done=… says after a decision (the redirect that follows a form). */
+const DONE = { decided: "Rozhodnutie je zapísané; nahlasovatelia a autor dostanú e-mail.", appeal: "Rozhodnutie o námietke je zapísané; autor dostane e-mail." } as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -39,34 +39,37 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     query,
     accounts: { rows: findAccounts(query, window), total, page: window.page, pages: window.pages },
-    reports: listOpenReports(REPORTS_SHOWN),
+    reports: reportQueue(REPORTS_SHOWN),
+    appeals: listOpenAppeals(APPEALS_SHOWN),
     mail: mailOutboxStatus(),
-    notice: done && Object.hasOwn(REPORT_ACTIONS, done) ? REPORT_ACTIONS[done as ReportAction].done : null,
+    notice: done && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null,
   };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await readForm(request);
-  const intent = String(form.get("intent"));
-  const reportId = Number(form.get("report"));
-  if (!Object.hasOwn(REPORT_ACTIONS, intent) || !Number.isSafeInteger(reportId)) return data({ error: "Neznáma akcia.", confirm: null }, { status: 400 });
-  // Without confirm=yes, the page asks first (the step that works without JavaScript).
-  if (form.get("confirm") !== "yes") return { error: null, confirm: { intent: intent as ReportAction, report: reportId } };
-  const result = await ifStorageFails(
-    () => (intent === "dismissReport" ? dismissReport(admin, reportId) : deleteReportedPost(admin, reportId)),
-    asRefusal,
-  );
-  if (!result.ok) return data({ error: result.error, confirm: null }, { status: result.status });
+  const intent = form.get("intent");
+  const values = { post: form.getAll("post").map(String), decision: String(form.get("decision") ?? ""), reason: String(form.get("reason") ?? "") };
+  const appealId = Number(form.get("appeal"));
+  const result = await ifStorageFails(async () => {
+    if (intent === "decide") return await decideReports(admin, form);
+    if (intent === "decideAppeal") return decideAppeal(admin, appealId, form.get("outcome"), form);
+    return { ok: false as const, status: 400, error: "Neznáma akcia." };
+  }, asRefusal);
+  if (!result.ok) {
+    const invalid = "invalid" in result && Array.isArray(result.invalid) ? (result.invalid as string[]) : [];
+    const appeal = intent === "decideAppeal" ? { appeal: appealId, reason: values.reason } : null;
+    return data({ error: result.error, invalid, values, appeal }, { status: result.status, headers: retryAfter(result.status) });
+  }
   const back = new URL(request.url);
-  back.searchParams.set("done", intent);
+  back.searchParams.set("done", intent === "decide" ? "decided" : "appeal");
   return redirect(`/admin${back.search}`, 303);
 }
 
 export default function Admin() {
-  const { query, accounts, reports, notice, mail } = useLoaderData<typeof loader>();
+  const { query, accounts, reports, appeals, notice, mail } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const confirming = result?.confirm && reports.rows.find((r) => r.id === result.confirm!.report);
   const hrefOf = (page: number) => `/admin?${new URLSearchParams({ ...(query && { q: query }), page: String(page) })}`;
 
   return (
@@ -75,57 +78,19 @@ export default function Admin() {
       <AdminNav />
       <Notice text={notice} />
       <FormError text={result?.error} />
-      {confirming && (
-        <ConfirmAction
-          question={REPORT_ACTIONS[result.confirm!.intent].confirm.replace("{title}", confirming.postTitle)}
-          fields={{ intent: result.confirm!.intent, report: String(confirming.id) }}
-          confirmLabel={REPORT_ACTIONS[result.confirm!.intent].button}
-          cancelHref={hrefOf(accounts.page)}
-        />
-      )}
-
       <section aria-labelledby="hlasenia">
         <h2 id="hlasenia">Nahlásené články ({reports.total})</h2>
-        {reports.total === 0 ? (
-          <p>Žiadne otvorené hlásenia.</p>
-        ) : (
-          <>
-            {reports.total > reports.rows.length && (
-              <p>
-                Zobrazených {reports.rows.length} najnovších z {reports.total}.
-              </p>
-            )}
-            <ul className="plain-list report-list">
-              {reports.rows.map((report) => (
-                <li key={report.id}>
-                  <p>
-                    <Link to={`/posts/${report.postId}`}>{report.postTitle}</Link>
-                  </p>
-                  <p className="muted">
-                    {reasonLabel(report.reason)} · nahlásil(a) {report.reporterName},{" "}
-                    <time dateTime={isoTime(report.createdAt)}>{formatDateTime(report.createdAt)}</time>
-                  </p>
-                  {report.note && <p className="report-note">{report.note}</p>}
-                  <div className="button-row">
-                    {(Object.keys(REPORT_ACTIONS) as ReportAction[]).map((intent) => (
-                      <Form method="post" key={intent}>
-                        <input type="hidden" name="intent" value={intent} />
-                        <input type="hidden" name="report" value={report.id} />
-                        <button
-                          type="submit"
-                          className={`button button-small ${intent === "deleteReportedPost" ? "button-danger" : "button-secondary"}`}
-                          aria-label={`${REPORT_ACTIONS[intent].button}: ${report.postTitle}`}
-                        >
-                          {REPORT_ACTIONS[intent].button}
-                        </button>
-                      </Form>
-                    ))}
-                  </div>
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
+        <ReportQueue
+          articles={reports.articles}
+          total={reports.total}
+          values={result?.appeal === null && result.values ? result.values : { post: [], decision: "", reason: "" }}
+          invalid={result?.appeal === null ? result.invalid : []}
+        />
+      </section>
+
+      <section aria-labelledby="namietky">
+        <h2 id="namietky">Námietky autorov ({appeals.total})</h2>
+        <AppealQueue appeals={appeals.rows} values={result?.appeal ?? null} />
       </section>
 
       <section aria-labelledby="ucty">

@@ -9,7 +9,7 @@ import { getPost } from "~/models/posts.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
-import { reportPost } from "~/services/moderation.server";
+import { reportPost } from "~/services/reports.server";
 import { requireUser } from "~/services/session.server";
 
 /** "Nahlásiť": a signed-in reader tells the admins what is wrong with an article. */

@@ -1,13 +1,9 @@
-import { checkForm, formProblem, REPORT_FIELDS, reportSchema } from "~/lib/forms";
-import { ACCOUNT_ACTIONS, articleCount, MODERATION_MESSAGES, reasonLabel, type AccountAction } from "~/lib/moderation";
+import { ACCOUNT_ACTIONS, articleCount, MODERATION_MESSAGES, type AccountAction } from "~/lib/moderation";
 import { inTransaction } from "~/db/connection.server";
-import { getPost } from "~/models/posts.server";
-import { getOpenReport, insertReport, dismissReport as markDismissed } from "~/models/reports.server";
 import { countActiveAdmins, getUserById, isActiveAdmin, updateUser, type User } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
-import { mayChangePost, removePost, removePostsOf } from "./posts.server";
-import { endAllSessionsOf, type CurrentUser } from "./session.server";
-import { release, reportAttempts, reserve } from "./throttle.server";
+import { removePostsOf } from "./posts.server";
+import { endAllSessionsOf } from "./session.server";
 
 /**
  * The rules of moderation, the same for the admin pages and `npm run admin`:
@@ -53,46 +49,4 @@ export async function moderateAccount(actor: Actor, userId: string, action: Acco
     logModeration(actor, action, { user });
     return { ok: true, message: ACCOUNT_ACTIONS[action].done } as const;
   });
-}
-
-// ---------------------------------------------------------------- reports
-
-/** A reader reports an article: a reason from the list, an optional note; one open report per reader and article, throttled. */
-export function reportPost(user: CurrentUser, postId: string, form: FormData): ModerationResult & { invalid?: string[] } {
-  const checked = checkForm(reportSchema, form);
-  if (!checked.ok) {
-    const problem = formProblem(checked.errors, REPORT_FIELDS, MODERATION_MESSAGES.reportReason)!;
-    return { ...refuse(400, problem.message), invalid: problem.invalid };
-  }
-  const post = getPost(postId);
-  if (!post) return refuse(404, "");
-  if (post.authorId === user.id) return refuse(400, MODERATION_MESSAGES.reportOwn);
-  const attempts = reportAttempts(user.id);
-  if (!reserve(attempts)) return refuse(429, MODERATION_MESSAGES.reportQuota);
-  const { reason, note } = checked.value;
-  if (!insertReport({ postId, reporterId: user.id, reason, note: note ?? "", createdAt: Date.now() })) {
-    release(attempts);
-    return refuse(400, MODERATION_MESSAGES.reportDuplicate);
-  }
-  return { ok: true, message: "Ďakujeme, článok sme nahlásili redakcii." };
-}
-
-/** An admin dismisses an open report. */
-export function dismissReport(admin: CurrentUser, reportId: number): ModerationResult {
-  return inTransaction(() => {
-    const report = markDismissed(reportId, Date.now());
-    if (!report) return refuse(404, MODERATION_MESSAGES.noSuchReport);
-    logModeration(admin, "dismissReport", { post: getPost(report.postId), detail: reasonLabel(report.reason) });
-    return { ok: true, message: "Hlásenie je zamietnuté." } as const;
-  });
-}
-
-/** An admin deletes a reported article (its reports go with it). */
-export async function deleteReportedPost(admin: CurrentUser, reportId: number): Promise<ModerationResult> {
-  const report = getOpenReport(reportId);
-  if (!report) return refuse(404, MODERATION_MESSAGES.noSuchReport);
-  const permission = mayChangePost(admin, report.postId);
-  if (!permission.ok) return refuse(permission.status, permission.error || MODERATION_MESSAGES.noSuchReport);
-  await removePost(permission, `hlásenie: ${reasonLabel(report.reason)}`);
-  return { ok: true, message: "Článok je odstránený." };
 }

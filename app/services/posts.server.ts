@@ -13,7 +13,7 @@ import { editConflict, isStale, readBaseRevision } from "./edit-conflict.server"
 import { imageCostProblem } from "./image-cost.server";
 import { readImageHeader } from "./image-header.server";
 import { DecodeTimeoutError, deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
-import { logModeration } from "./moderation-log.server";
+import { logModeration, type Actor } from "./moderation-log.server";
 import { storageFault } from "./storage-fault.server";
 import type { CurrentUser } from "./session.server";
 import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from "./throttle.server";
@@ -303,13 +303,24 @@ function markedLoose<T extends string | undefined>(keys: T[]): T[] {
 }
 
 /** Delete an article, its tags and its image files. */
-export async function removePost({ post, user }: ChangePermission, detail = ""): Promise<PostResult> {
+export async function removePost({ post, user }: ChangePermission): Promise<PostResult> {
+  await deletePostAs(user, post, "", () => true);
+  return { ok: true };
+}
+
+/**
+ * Delete an article by `actor`: the row goes in one transaction with
+ * `alongside` (a moderation decision's rows; false: delete nothing after
+ * all), the image files after it. Someone else's article deleted is in the
+ * moderation log.
+ */
+export async function deletePostAs(actor: Actor, post: Post, detail: string, alongside: () => boolean): Promise<void> {
   const image = inTransaction(() => {
-    if (user.id !== post.authorId) logModeration(user, "deleteArticle", { post, user: author(post), detail });
+    if (!alongside()) return undefined;
+    if (actor === "command line" || actor.id !== post.authorId) logModeration(actor, "deleteArticle", { post, user: author(post), detail });
     return markedLoose([deletePost(post.id)])[0];
   });
   if (image) await deleteImage(image);
-  return { ok: true };
 }
 
 function author(post: Post) {

@@ -1,0 +1,79 @@
+import { inTransaction } from "~/db/connection.server";
+import { appealSchema, checkForm, reasonSchema } from "~/lib/forms";
+import { APPEAL_WINDOW_MS, DECISION_ACTIONS, MODERATION_MESSAGES, type DecisionAction } from "~/lib/moderation";
+import { decideAppealRow, getAppeal, insertAppeal } from "~/models/appeals.server";
+import { getDecision } from "~/models/decisions.server";
+import { getPost, setPostHidden } from "~/models/posts.server";
+import { countActiveAdmins, getUserById, updateUser } from "~/models/users.server";
+import { logModeration, type Actor } from "./moderation-log.server";
+import { mailAppealDecided, mailAppealReceived } from "./moderation-mail.server";
+
+/**
+ * Appeals: the author whose article or account a decision restricted may
+ * contest it once, within six months, with a text; an admin other than the
+ * one who decided (when there is another) grants it, undoing the decision
+ * where it can be undone, or rejects it, with a reason the author reads.
+ */
+
+export type AppealResult = { ok: true; message: string } | { ok: false; status: number; error: string };
+const refuse = (status: number, error: string): AppealResult => ({ ok: false, status, error });
+
+/** Whether this account may contest this decision now (the refusal when not). */
+export function mayAppeal(userId: string, decisionId: number, now = Date.now()): AppealResult {
+  const decision = Number.isSafeInteger(decisionId) ? getDecision(decisionId) : undefined;
+  if (!decision || decision.userId !== userId) return refuse(403, MODERATION_MESSAGES.appealNotYours);
+  if (!DECISION_ACTIONS[decision.action as DecisionAction]?.restricts) return refuse(403, MODERATION_MESSAGES.appealNotAllowed);
+  if (now - decision.createdAt > APPEAL_WINDOW_MS) return refuse(403, MODERATION_MESSAGES.appealLate);
+  return { ok: true, message: "" };
+}
+
+/** The author files an appeal (signed in, or by the sign-in page when the decision disabled the account). */
+export function fileAppeal(userId: string, decisionId: number, form: FormData): AppealResult {
+  const allowed = mayAppeal(userId, decisionId);
+  if (!allowed.ok) return allowed;
+  const checked = checkForm(appealSchema, form);
+  if (!checked.ok) return refuse(400, checked.errors.text?.[0] ?? MODERATION_MESSAGES.appealText);
+  const user = getUserById(userId)!;
+  const decision = getDecision(decisionId)!;
+  const filed = inTransaction(() => {
+    if (insertAppeal({ decisionId, userId, text: checked.value.text, createdAt: Date.now() }) === undefined) return false;
+    mailAppealReceived(user.email, decision.postTitle);
+    return true;
+  });
+  if (!filed) return refuse(403, MODERATION_MESSAGES.appealTwice);
+  return { ok: true, message: "Námietku sme prijali. Posúdi ju iný administrátor; o rozhodnutí vám pošleme e-mail." };
+}
+
+/** An admin grants or rejects an open appeal. */
+export function decideAppeal(actor: Actor, appealId: number, outcome: unknown, form: FormData): AppealResult {
+  if (outcome !== "granted" && outcome !== "rejected") return refuse(400, MODERATION_MESSAGES.decisionChoice);
+  const appeal = Number.isSafeInteger(appealId) ? getAppeal(appealId) : undefined;
+  if (!appeal) return refuse(404, MODERATION_MESSAGES.noSuchAppeal);
+  if (appeal.state !== "open") return refuse(409, MODERATION_MESSAGES.appealDecided);
+  const decision = getDecision(appeal.decisionId)!;
+  // Another admin decides, when there is another one to do it.
+  if (actor !== "command line" && decision.deciderId === actor.id && countActiveAdmins() > 1) return refuse(403, MODERATION_MESSAGES.appealOwnDecision);
+  const checked = checkForm(reasonSchema, form);
+  if (!checked.ok) return refuse(400, checked.errors.reason?.[0] ?? MODERATION_MESSAGES.decisionReason);
+  const reason = checked.value.reason;
+  const author = getUserById(appeal.userId);
+  const decided = inTransaction(() => {
+    if (!decideAppealRow(appeal.id, { state: outcome, decidedAt: Date.now(), deciderId: actor === "command line" ? null : actor.id, reason })) return false;
+    if (outcome === "granted") undo(decision);
+    if (author) mailAppealDecided(author.email, { postTitle: decision.postTitle, state: outcome, reason });
+    logModeration(actor, "decideAppeal", {
+      user: author,
+      post: decision.postId && decision.postTitle ? { id: decision.postId, title: decision.postTitle } : undefined,
+      detail: `${outcome === "granted" ? "Vyhovené" : "Zamietnuté"}: ${reason}`,
+    });
+    return true;
+  });
+  if (!decided) return refuse(409, MODERATION_MESSAGES.appealDecided);
+  return { ok: true, message: outcome === "granted" ? "Námietke je vyhovené." : "Námietka je zamietnutá." };
+}
+
+/** What a granted appeal gives back: the article shown again, the account enabled. A deleted article cannot come back (the statement said so). */
+function undo(decision: NonNullable<ReturnType<typeof getDecision>>): void {
+  if ((decision.action === "hide" || decision.action === "disable") && decision.postId && getPost(decision.postId)) setPostHidden(decision.postId, null);
+  if (decision.action === "disable" && decision.userId) updateUser(decision.userId, { disabledAt: null });
+}

@@ -1,0 +1,152 @@
+import { inTransaction } from "~/db/connection.server";
+import { checkForm, DECISION_FIELDS, decisionSchema, formProblem, reasonSchema } from "~/lib/forms";
+import { DECISION_ACTIONS, decisionLabel, MODERATION_MESSAGES, reasonLabel, type DecisionAction, type ReportDecision } from "~/lib/moderation";
+import { insertDecision } from "~/models/decisions.server";
+import { getPost, setPostHidden } from "~/models/posts.server";
+import { listOpenReports, openReportsOf, resolveReports } from "~/models/reports.server";
+import { getUserById, updateUser } from "~/models/users.server";
+import { logModeration, type Actor } from "./moderation-log.server";
+import { mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
+import { deletePostAs } from "./posts.server";
+import { endAllSessionsOf } from "./session.server";
+
+/**
+ * Decisions on reported articles, and hiding or restoring one on the
+ * moderators' own initiative. Each decision is one row of
+ * moderation_decisions (the public log, and the author's statement of
+ * reasons), written in one transaction with what it does: the article hidden
+ * or deleted, the author disabled, the article's open reports resolved, the
+ * mails to each reporter and to the author queued, the admin's log entry.
+ */
+
+export type DecisionResult = { ok: true; decided: number; message: string } | { ok: false; status: number; error: string; invalid?: string[] };
+
+type Post = NonNullable<ReturnType<typeof getPost>>;
+
+const refuse = (status: number, error: string, invalid?: string[]): DecisionResult => ({ ok: false, status, error, invalid });
+
+/** The admins' bulk form: one decision, one reason, for the open reports of every article chosen. */
+export async function decideReports(actor: Actor, form: FormData): Promise<DecisionResult> {
+  const checked = checkForm(decisionSchema, form);
+  if (!checked.ok) {
+    const problem = formProblem(checked.errors, DECISION_FIELDS, MODERATION_MESSAGES.decisionReason)!;
+    return refuse(400, problem.message, problem.invalid);
+  }
+  const { post: ids, decision, reason } = checked.value;
+  const posts = [...new Set(ids)].flatMap((id) => getPost(id) ?? []);
+  // An admin is not disabled from here: the account page has the rules about admins (not oneself, not the last one).
+  if (decision === "disable" && posts.some((post) => getUserById(post.authorId)?.isAdmin)) return refuse(400, MODERATION_MESSAGES.disableAdmin, ["decision"]);
+  let decided = 0;
+  for (const post of posts) if (await decide(actor, post, decision, reason, { onlyReported: true })) decided++;
+  if (decided === 0) return refuse(409, MODERATION_MESSAGES.alreadyDecided);
+  return { ok: true, decided, message: `${decisionLabel(decision)}: rozhodnuté o ${decided} ${decided === 1 ? "článku" : "článkoch"}.` };
+}
+
+/** Hide an article on the moderators' own initiative (its open reports, if any, are upheld with it). */
+export async function hidePost(actor: Actor, postId: string, form: FormData | { reason: string }): Promise<DecisionResult> {
+  const reason = readReason(form);
+  if (typeof reason !== "string") return reason;
+  const post = getPost(postId);
+  if (!post) return refuse(404, "Takýto článok neexistuje.");
+  if (post.hiddenAt) return { ok: true, decided: 0, message: "Článok už je skrytý." };
+  await decide(actor, post, "hide", reason, { onlyReported: false });
+  return { ok: true, decided: 1, message: "Článok je skrytý." };
+}
+
+/** Show a hidden article again, with the reason the public log gives. */
+export function restoreHidden(actor: Actor, postId: string, form: FormData | { reason: string }): DecisionResult {
+  const reason = readReason(form);
+  if (typeof reason !== "string") return reason;
+  const post = getPost(postId);
+  if (!post) return refuse(404, "Takýto článok neexistuje.");
+  if (!post.hiddenAt) return refuse(409, MODERATION_MESSAGES.notHidden);
+  inTransaction(() => {
+    setPostHidden(post.id, null);
+    record(actor, post, "restore", reason, []);
+  });
+  return { ok: true, decided: 1, message: "Článok je znova zverejnený." };
+}
+
+function readReason(form: FormData | { reason: string }): string | DecisionResult {
+  const data = form instanceof FormData ? form : toForm(form);
+  const checked = checkForm(reasonSchema, data);
+  if (checked.ok) return checked.value.reason;
+  return refuse(400, checked.errors.reason?.[0] ?? MODERATION_MESSAGES.decisionReason, ["reason"]);
+}
+
+function toForm(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return form;
+}
+
+/**
+ * Carry out one decision on one article. With `onlyReported`, an article
+ * with no open report left is not decided again (false): two admins
+ * deciding at once, or a form sent twice, decide it once.
+ */
+async function decide(actor: Actor, post: Post, action: ReportDecision, reason: string, { onlyReported }: { onlyReported: boolean }): Promise<boolean> {
+  const work = () => {
+    const reports = openReportsOf(post.id);
+    if (onlyReported && reports.length === 0) return false;
+    if (action === "hide" || action === "disable") setPostHidden(post.id, Date.now());
+    if (action === "disable") {
+      updateUser(post.authorId, { disabledAt: Date.now() });
+      endAllSessionsOf(post.authorId);
+    }
+    record(actor, post, action, reason, reports);
+    return true;
+  };
+  if (action !== "delete") return inTransaction(work);
+  let done = false;
+  await deletePostAs(actor, post, `${decisionLabel(action)}: ${reason}`, () => {
+    done = work();
+    // Nothing to delete when there was nothing left to decide.
+    return done;
+  });
+  return done;
+}
+
+/** The decision's row, its reports resolved, its mails and the admin's log entry; in the caller's transaction. */
+function record(actor: Actor, post: Post, action: DecisionAction, reason: string, reports: ReturnType<typeof openReportsOf>): void {
+  const words = DECISION_ACTIONS[action];
+  const reasons = [...new Set(reports.map((r) => reasonLabel(r.reason)))].join(", ");
+  const decision = {
+    createdAt: Date.now(),
+    action,
+    postId: post.id,
+    postTitle: post.title,
+    userId: words.restricts ? post.authorId : null,
+    ground: reports.length > 0 ? "reports" : "initiative",
+    groundDetail: reasons,
+    reason,
+    deciderId: actor === "command line" ? null : actor.id,
+  };
+  const decisionId = insertDecision(decision);
+  resolveReports(
+    reports.map((r) => r.id),
+    words.upheld ? "upheld" : "dismissed",
+    decisionId,
+  );
+  // One mail per reporter, however many of their reports (the article's, a passage's) the decision closes.
+  for (const email of new Set(reports.map((r) => r.email))) mailReportDecided(email, { postTitle: post.title, action, reason });
+  const author = getUserById(post.authorId);
+  if (words.restricts && author) mailStatementOfReasons(author.email, decision);
+  logModeration(actor, action === "restore" ? "restoreHidden" : action === "hide" && reports.length === 0 ? "hideArticle" : "decideReports", {
+    post,
+    user: { id: post.authorId, displayName: post.authorName },
+    detail: `${words.label}. ${reason}${reasons ? ` (hlásenia: ${reasons})` : ""}`,
+  });
+}
+
+/** The admins' queue: the oldest `limit` open reports, grouped by article (in the order of each article's oldest report). */
+export function reportQueue(limit: number) {
+  const { rows, total } = listOpenReports(limit);
+  const articles = new Map<string, { postId: string; postTitle: string; hidden: boolean; reports: typeof rows }>();
+  for (const row of rows) {
+    const article = articles.get(row.postId) ?? { postId: row.postId, postTitle: row.postTitle, hidden: row.hidden, reports: [] };
+    article.reports.push(row);
+    articles.set(row.postId, article);
+  }
+  return { articles: [...articles.values()], total };
+}

@@ -1,0 +1,83 @@
+import { env } from "~/config/env.server";
+import { APPEAL_STATES, decisionLabel, groundLabel, reasonLabel, type AppealState } from "~/lib/moderation";
+import { showHiddenControls } from "~/lib/rules";
+import { queueMail } from "./mail-outbox.server";
+
+/**
+ * The mails of moderation: each is queued inside the transaction that
+ * decides it (the outbox delivers them). They name articles, decisions and
+ * reasons, never another person's name or address; what a person typed is
+ * written with its control characters shown, never raw.
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const shown = (s: string) => showHiddenControls(s);
+
+/** A mail of paragraphs (blank lines between them) and a link to the page where it all is. */
+function send(to: string, subject: string, paragraphs: string[], link: { text: string; path: string }): void {
+  const url = new URL(link.path, env.publicUrl).toString();
+  const lines = ["Dobrý deň,", ...paragraphs, `${link.text}: ${url}`, "Redakcia Dejiny"];
+  const html = [...lines.slice(0, -2).map((p) => `<p>${escape(p).replace(/\n/g, "<br>")}</p>`), `<p><a href="${escape(url)}">${escape(link.text)}</a></p>`, "<p>Redakcia Dejiny</p>"].join("\n");
+  queueMail({ to, subject: shown(subject), text: lines.join("\n\n"), html }, { sendBefore: Date.now() + DAY });
+}
+
+const MY_REPORTS = { text: "Vaše hlásenia", path: "/account/reports" };
+const MY_STATEMENTS = { text: "Rozhodnutia o vašom obsahu", path: "/account/decisions" };
+
+export function mailReportReceived(to: string, report: { postTitle: string; reason: string }): void {
+  send(
+    to,
+    "Vaše hlásenie sme prijali – Dejiny",
+    [`prijali sme vaše hlásenie článku „${shown(report.postTitle)}“ (${reasonLabel(report.reason)}).`, "Redakcia ho posúdi a o rozhodnutí vám dáme vedieť e-mailom aj na stránke vašich hlásení."],
+    MY_REPORTS,
+  );
+}
+
+export function mailReportDecided(to: string, decision: { postTitle: string; action: string; reason: string }): void {
+  send(
+    to,
+    "Rozhodnutie o vašom hlásení – Dejiny",
+    [`redakcia rozhodla o vašom hlásení článku „${shown(decision.postTitle)}“.`, `Rozhodnutie: ${decisionLabel(decision.action)}.`, `Odôvodnenie: ${shown(decision.reason)}`],
+    MY_REPORTS,
+  );
+}
+
+/** The statement of reasons for the author whose article or account a decision restricts (how to contest it included). */
+export function mailStatementOfReasons(to: string, decision: { postTitle: string | null; action: string; reason: string; ground: string; groundDetail: string }): void {
+  send(
+    to,
+    "Rozhodnutie redakcie o vašom obsahu – Dejiny",
+    [
+      decision.postTitle ? `redakcia rozhodla o vašom článku „${shown(decision.postTitle)}“.` : "redakcia rozhodla o vašom účte.",
+      `Rozhodnutie: ${decisionLabel(decision.action)}.`,
+      `Dôvod: ${shown(decision.reason)}`,
+      `Podnet: ${groundLabel(decision)}.`,
+      decision.action === "disable"
+        ? "S rozhodnutím môžete do 6 mesiacov nesúhlasiť: prihláste sa svojím e-mailom a heslom, stránka prihlásenia vám ukáže rozhodnutie aj formulár námietky."
+        : "S rozhodnutím môžete do 6 mesiacov nesúhlasiť: námietku podáte na stránke rozhodnutí vo vašom účte. Posúdi ju iný administrátor.",
+    ],
+    MY_STATEMENTS,
+  );
+}
+
+export function mailAppealReceived(to: string, postTitle: string | null): void {
+  send(
+    to,
+    "Vašu námietku sme prijali – Dejiny",
+    [`prijali sme vašu námietku proti rozhodnutiu${postTitle ? ` o článku „${shown(postTitle)}“` : ""}. Posúdi ju iný administrátor, než ktorý rozhodol.`],
+    MY_STATEMENTS,
+  );
+}
+
+export function mailAppealDecided(to: string, appeal: { postTitle: string | null; state: AppealState; reason: string }): void {
+  send(
+    to,
+    "Rozhodnutie o vašej námietke – Dejiny",
+    [
+      `redakcia rozhodla o vašej námietke${appeal.postTitle ? ` k článku „${shown(appeal.postTitle)}“` : ""}: ${APPEAL_STATES[appeal.state].toLowerCase()}.`,
+      `Odôvodnenie: ${shown(appeal.reason)}`,
+    ],
+    MY_STATEMENTS,
+  );
+}
