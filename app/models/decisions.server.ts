@@ -12,6 +12,9 @@ export function getDecision(id: number): Decision | undefined {
   return db.select().from(moderationDecisions).where(eq(moderationDecisions.id, id)).get();
 }
 
+/** The decisions that restricted an account (DECISION_ACTIONS' `restricts`): its statements of reasons. */
+const restrictionsOf = (userId: string) => and(eq(moderationDecisions.userId, userId), sql`${moderationDecisions.action} IN ('hide', 'delete', 'disable')`);
+
 const appealColumns = {
   appealId: appeals.id,
   appealState: appeals.state,
@@ -27,10 +30,14 @@ export function listStatementsOf(userId: string, limit: number) {
     .select({ decision: moderationDecisions, ...appealColumns })
     .from(moderationDecisions)
     .leftJoin(appeals, eq(appeals.decisionId, moderationDecisions.id))
-    .where(and(eq(moderationDecisions.userId, userId), sql`${moderationDecisions.action} IN ('hide', 'delete', 'disable')`))
+    .where(restrictionsOf(userId))
     .orderBy(desc(moderationDecisions.createdAt))
     .limit(limit)
     .all();
+}
+
+export function countStatementsOf(userId: string): number {
+  return countRows(moderationDecisions, restrictionsOf(userId));
 }
 
 /** The decisions of some reports (a reader's "Moje hlásenia"). */

@@ -99,8 +99,11 @@ export function listReportsBy(reporterId: string, page: { offset: number; limit:
       createdAt: reports.createdAt,
       state: reports.state,
       decisionId: reports.decisionId,
+      // Linked only while everyone can read it.
+      visible: sql<boolean>`${posts.id} IS NOT NULL AND ${posts.hiddenAt} IS NULL`.mapWith(Boolean),
     })
     .from(reports)
+    .leftJoin(posts, eq(posts.id, reports.postId))
     .where(eq(reports.reporterId, reporterId))
     .orderBy(desc(reports.createdAt), desc(reports.id))
     .limit(page.limit)

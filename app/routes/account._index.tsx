@@ -11,6 +11,7 @@ import { articleCount, pageWindow, parsePage } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
 import { describeUserAgent } from "~/lib/user-agent";
 import { listDraftsOf } from "~/models/drafts.server";
+import { countStatementsOf } from "~/models/decisions.server";
 import { countPostsOf, listPostsOf } from "~/models/posts.server";
 import { changePassword, renameAccount, type AccountResult } from "~/services/account.server";
 import { retryAfter } from "~/services/concurrency.server";
@@ -44,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     drafts: listDraftsOf(user.id, DRAFTS_PER_ACCOUNT),
     sessions: sessionsOf(user.id, idHash).map((s) => ({ ...s, device: describeUserAgent(s.userAgent) })),
     notice: done && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null,
+    statements: countStatementsOf(user.id),
   };
 }
 
@@ -71,7 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Account() {
-  const { account, articles, drafts, sessions, notice } = useLoaderData<typeof loader>();
+  const { account, articles, drafts, sessions, notice, statements } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const failed = (intent: Intent) => (result?.intent === intent ? result : undefined);
@@ -121,6 +123,19 @@ export default function Account() {
             </ul>
           </>
         )}
+      </section>
+
+      <section aria-labelledby="hlasenia-a-rozhodnutia">
+        <h2 id="hlasenia-a-rozhodnutia">Hlásenia a rozhodnutia</h2>
+        <ul className="plain-list">
+          <li>
+            <Link to="/account/reports">Moje hlásenia</Link> — čo ste nahlásili a čo o tom redakcia rozhodla
+          </li>
+          <li>
+            <Link to="/account/decisions">Rozhodnutia o mojom obsahu</Link>
+            {statements > 0 ? ` (${statements})` : ""} — ak redakcia skryla alebo odstránila váš článok, prečo, a námietka proti tomu
+          </li>
+        </ul>
       </section>
 
       <section aria-labelledby="profil">

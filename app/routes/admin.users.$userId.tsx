@@ -8,6 +8,7 @@ import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
 import { ACCOUNT_ACTIONS, articleCount, isAccountAction, type AccountAction } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
 import { listPostsOf } from "~/models/posts.server";
+import { countAbusiveReportsBy, countReportsBy } from "~/models/reports.server";
 import { getAccount } from "~/models/users.server";
 import { readForm } from "~/services/forms.server";
 import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
@@ -25,6 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     account,
     self: account.id === admin.id,
     articles: listPostsOf(account.id, { offset: 0, limit: ARTICLES_SHOWN }),
+    reports: { sent: countReportsBy(account.id), abusive: countAbusiveReportsBy(account.id) },
     notice: isAccountAction(done) ? ACCOUNT_ACTIONS[done].done : null,
   };
 }
@@ -53,7 +55,7 @@ function actionsFor(account: { isAdmin: boolean; disabledAt: number | null; arti
 }
 
 export default function AdminAccount() {
-  const { account, self, articles, notice } = useLoaderData<typeof loader>();
+  const { account, self, articles, notice, reports } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const question = (action: AccountAction) => ACCOUNT_ACTIONS[action].confirm.replace("{name}", account.displayName).replace("{count}", articleCount(account.articles));
   return (
@@ -84,6 +86,11 @@ export default function AdminAccount() {
         </dd>
         <dt>Články</dt>
         <dd>{account.articles}</dd>
+        <dt>Hlásenia</dt>
+        <dd>
+          {reports.sent}
+          {reports.abusive > 0 && `, z toho zamietnuté ako zneužité: ${reports.abusive}`}
+        </dd>
         <dt>Registrácia</dt>
         <dd>
           <time dateTime={isoTime(account.createdAt)}>{formatDate(account.createdAt)}</time>

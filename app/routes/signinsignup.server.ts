@@ -8,6 +8,8 @@ import { BusyError } from "~/services/concurrency.server";
 import type { StorageFault } from "~/services/storage-fault.server";
 import { queuePasswordReset } from "~/services/password-reset.server";
 import { startSession } from "~/services/session.server";
+import { appealToken, disablingStatementOf, readAppealToken, type Statement } from "~/services/statements.server";
+import { fileAppeal } from "~/services/appeals.server";
 import { registerAttempts, release, reserve, resetMailAttempts, resetRequestAttempts, signInAttempts } from "~/services/throttle.server";
 import { requesterFor, trustDevice } from "~/services/trusted-devices.server";
 
@@ -21,6 +23,8 @@ export type AccountFormResult = {
   error: string;
   invalid: FieldName[];
   values: { email?: string; displayName?: string };
+  /** A disabled account, after the right password: the decision that disabled it, with its appeal form (signed token instead of a session). */
+  disabled?: { statement: Statement; token: string; appealError?: string; appealText?: string; appealed?: boolean };
 };
 
 function refuse(intent: Intent, status: number, error: string, invalid: FieldName[], values: AccountFormResult["values"]): AccountFormResult {
@@ -53,9 +57,27 @@ export async function signIn(request: Request, form: FormData, clientAddress: st
     // Only a wrong password counts.
     release(attempts);
     if (error instanceof BusyError) return refuse("signin", 503, BUSY_MESSAGE, [], values);
-    if (error instanceof SignInFailure) return refuse("signin", 403, "Tento účet je zablokovaný. Obráťte sa na redakciu.", [], values);
+    if (error instanceof SignInFailure) return disabledAnswer(error.userId!, values);
     throw error;
   }
+}
+
+const DISABLED = "Tento účet je zablokovaný.";
+
+/** What a disabled account is told after the right password: the statement of reasons when a decision disabled it. */
+function disabledAnswer(userId: string, values: AccountFormResult["values"], appeal: Omit<NonNullable<AccountFormResult["disabled"]>, "statement" | "token"> = {}): AccountFormResult {
+  const statement = disablingStatementOf(userId);
+  if (!statement) return refuse("signin", 403, `${DISABLED} Obráťte sa na redakciu.`, [], values);
+  return { ...refuse("signin", 403, `${DISABLED} Nižšie je rozhodnutie redakcie a jeho dôvod.`, [], values), disabled: { statement, token: appealToken(userId, statement.id), ...appeal } };
+}
+
+/** The appeal a disabled account files from the sign-in page, with the token its right password earned. */
+export function appealFromSignIn(form: FormData): AccountFormResult {
+  const proof = readAppealToken(form.get("token"));
+  if (!proof) return refuse("signin", 403, "Platnosť formulára námietky vypršala. Prihláste sa znova: rozhodnutie aj formulár sa zobrazia.", [], {});
+  const filed = fileAppeal(proof.userId, proof.decisionId, form);
+  if (filed.ok) return disabledAnswer(proof.userId, {}, { appealed: true });
+  return { ...disabledAnswer(proof.userId, {}, { appealError: filed.error, appealText: formText(form, "text") }), status: filed.status };
 }
 
 export async function register(request: Request, form: FormData, clientAddress: string): Promise<AccountFormResult | Response> {

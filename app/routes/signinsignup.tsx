@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { useEffect, useMemo, useRef } from "react";
 import { DisplayNameField, Field, NewPasswordFields } from "~/components/Field";
 import { FormError } from "~/components/Messages";
+import { Statement } from "~/components/Statement";
 import { CloseIcon } from "~/components/Icons";
 import { useFormCheck } from "~/components/useFormCheck";
 import { forgotPasswordSchema, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
@@ -14,7 +15,7 @@ import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { getCurrentUser } from "~/services/session.server";
 import { ifStorageFails, onForm } from "~/services/storage-fault.server";
-import { forgotPassword, register, signIn, storageRefusal, type AccountFormResult } from "./signinsignup.server";
+import { appealFromSignIn, forgotPassword, register, signIn, storageRefusal, type AccountFormResult } from "./signinsignup.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -30,6 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (intent === "signin") return signIn(request, form, context.clientAddress);
     if (intent === "register") return register(request, form, context.clientAddress);
     if (intent === "forgot") return forgotPassword(form, context.clientAddress);
+    if (intent === "appeal") return appealFromSignIn(form);
     return { intent: "signin", status: 400, error: MESSAGES.badCredentials, invalid: [], values: {} };
   };
   // A sign-in writes too (its session): a full disk is answered on the form, with the e-mail and name kept.
@@ -128,6 +130,23 @@ export default function SignInSignUp() {
             {mode === "register" ? "Zaregistrovať sa" : "Prihlásiť sa"}
           </button>
         </Form>
+        {result?.disabled && (
+          <section aria-labelledby="rozhodnutie-o-ucte" className="disabled-statement">
+            <h2 id="rozhodnutie-o-ucte">Rozhodnutie o vašom účte</h2>
+            {result.disabled.appealed && (
+              <p className="notice" role="status">
+                Námietku sme prijali. Posúdi ju iný administrátor; o rozhodnutí vám pošleme e-mail.
+              </p>
+            )}
+            <Statement
+              statement={result.disabled.statement}
+              hidden={{ token: result.disabled.token }}
+              error={result.disabled.appealError}
+              text={result.disabled.appealText}
+              headingLevel={3}
+            />
+          </section>
+        )}
         <p className="auth-switch">
           {mode === "register" ? (
             <>

@@ -37,9 +37,12 @@ export async function isPasswordOf(userId: string, password: string): Promise<bo
   return Boolean(user?.passwordHash) && matches;
 }
 
-/** Sign-in failed; `disabled` only after the right password for a disabled account. */
+/** Sign-in failed; `disabled` only after the right password for a disabled account (whose id it then carries, for the statement of reasons). */
 export class SignInFailure extends Error {
-  constructor(readonly reason: "credentials" | "disabled") {
+  constructor(
+    readonly reason: "credentials" | "disabled",
+    readonly userId?: string,
+  ) {
     super(reason);
   }
 }
@@ -59,7 +62,7 @@ authenticator.use(
     // Always one bcrypt comparison, whether or not the account exists.
     const matches = await checkPassword(password, user?.passwordHash ?? DUMMY_HASH);
     if (!user?.passwordHash || !matches) throw new SignInFailure("credentials");
-    if (user.disabledAt) throw new SignInFailure("disabled");
+    if (user.disabledAt) throw new SignInFailure("disabled", user.id);
     return user;
   }),
   "form",

@@ -202,7 +202,7 @@ describe("admin actions on accounts", () => {
 });
 
 describe("reports", () => {
-  it("lets a reader report an article once; an admin dismisses it or deletes the article; all of it is logged", async () => {
+  it("lets a reader report an article once, with a reason and a note; the admins' queue shows it; deciding is logged", async () => {
     const { client: author } = await registerUser(server.url, { displayName: "Autor Sporného" });
     const postId = (await publish(author, "Sporný článok"))!;
     const { client: reader } = await registerUser(server.url, { displayName: "Pozorná Čitateľka" });
@@ -233,33 +233,19 @@ describe("reports", () => {
     const listed = (await admin.get("/admin")).doc.querySelectorAll(".report-list > li").find((li) => li.text.includes("Sporný článok"))!;
     expect(listed.text).toContain("Nepravdivé alebo zavádzajúce informácie");
     expect(listed.text).toContain("Pozorná Čitateľka");
-    expect(listed.querySelector(".report-note")?.text).toBe("Bitka pri Moháči bola v roku 1526,\nnie 1626.");
-    const reportId = listed.querySelector('input[name="report"]')!.getAttribute("value")!;
+    expect(listed.querySelector("p.report-note")?.text).toBe("Bitka pri Moháči bola v roku 1526,\nnie 1626.");
 
-    const ask = await admin.post("/admin", { intent: "dismissReport", report: reportId });
-    expect(ask.doc.querySelector(".confirm-box")?.text).toContain("Sporný článok");
-    expect((await admin.post("/admin", { intent: "dismissReport", report: reportId, confirm: "yes" })).response.status).toBe(303);
-    expect((await admin.get("/admin")).html).not.toContain("Sporný článok");
-    expect(logRows().at(-1)).toMatchObject({ actor_name: "Redaktorka", action: "dismissReport", target_post_title: "Sporný článok" });
-    // Dismissed twice: already handled.
-    expect((await admin.post("/admin", { intent: "dismissReport", report: reportId, confirm: "yes" })).response.status).toBe(404);
-
-    // Once dismissed, the reader may report it again; this time the admin deletes the article.
-    expect((await reader.post(`/posts/${postId}/report`, { reason: "offensive" })).response.status).toBe(200);
-    const second = (await admin.get("/admin")).doc.querySelectorAll(".report-list > li").find((li) => li.text.includes("Sporný článok"))!;
-    const secondId = second.querySelector('input[name="report"]')!.getAttribute("value")!;
+    // The decision deletes the article: the admin's log has both the decision and the deletion, with the reason.
     const key = imageKeyOf(postId);
-    expect((await admin.post("/admin", { intent: "deleteReportedPost", report: secondId, confirm: "yes" })).response.status).toBe(303);
+    const decided = await admin.post("/admin", { intent: "decide", post: postId, decision: "delete", reason: "Nepravdivé dátumy." });
+    expect(decided.response.status).toBe(303);
     expect((await admin.get(`/posts/${postId}`)).response.status).toBe(404);
     expect(imageFilesOf(key)).toEqual([]);
-    expect(query("SELECT 1 FROM reports WHERE post_id = ?", postId)).toHaveLength(0);
-    expect(logRows().at(-1)).toMatchObject({
-      actor_name: "Redaktorka",
-      action: "deleteArticle",
-      target_user_name: "Autor Sporného",
-      target_post_title: "Sporný článok",
-      detail: "hlásenie: Urážlivý alebo nenávistný obsah",
-    });
+    expect(query("SELECT state FROM reports WHERE post_title = ?", "Sporný článok")).toEqual([{ state: "upheld" }]);
+    expect(logRows().slice(-2)).toMatchObject([
+      { actor_name: "Redaktorka", action: "decideReports", target_user_name: "Autor Sporného", target_post_title: "Sporný článok", detail: "Článok odstránený. Nepravdivé dátumy. (hlásenia: Nepravdivé alebo zavádzajúce informácie)" },
+      { actor_name: "Redaktorka", action: "deleteArticle", target_post_title: "Sporný článok", detail: "Článok odstránený: Nepravdivé dátumy." },
+    ]);
   });
 
   it("throttles one reader's reports", async () => {

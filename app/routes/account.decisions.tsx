@@ -1,0 +1,66 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormError, Notice } from "~/components/Messages";
+import { Statement } from "~/components/Statement";
+import { pageTitle } from "~/lib/site";
+import { fileAppeal } from "~/services/appeals.server";
+import { retryAfter } from "~/services/concurrency.server";
+import { readForm } from "~/services/forms.server";
+import { requireUser } from "~/services/session.server";
+import { statementsOf } from "~/services/statements.server";
+import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
+
+/** "Rozhodnutia o mojom obsahu": the author's statements of reasons, and the appeal of each while it may be filed. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const filed = new URL(request.url).searchParams.has("appealed");
+  return { statements: statementsOf(user.id), notice: filed ? "Námietku sme prijali. Posúdi ju iný administrátor; o rozhodnutí vám pošleme e-mail." : null };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await readForm(request);
+  const decision = Number(form.get("decision"));
+  const result = await ifStorageFails(
+    async () => (form.get("intent") === "appeal" ? fileAppeal(user.id, decision, form) : { ok: false as const, status: 400, error: "Neznáma akcia." }),
+    (fault) => asRefusal(onForm(fault)),
+  );
+  if (result.ok) return redirect(`/account/decisions?appealed#rozhodnutie-${decision}`, 303);
+  return data({ decision, error: result.error, text: String(form.get("text") ?? "") }, { status: result.status, headers: retryAfter(result.status) });
+}
+
+export default function AccountDecisions() {
+  const { statements, notice } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  // A refusal is said in the statement's own form while it has one, else at the top.
+  const inForm = result && statements.some((s) => s.id === result.decision && s.appealUntil !== null);
+  return (
+    <main id="obsah" className="page account-page">
+      <p>
+        <Link to="/account">← Môj účet</Link>
+      </p>
+      <h1>Rozhodnutia o mojom obsahu</h1>
+      <Notice text={notice} />
+      {result && !inForm && <FormError text={result.error} />}
+      <p>
+        Keď redakcia skryje alebo odstráni váš článok alebo zablokuje váš účet, nájdete tu, čo rozhodla, prečo a na aký podnet. Do 6 mesiacov môžete proti
+        rozhodnutiu raz podať námietku; posúdi ju iný administrátor, než ktorý rozhodol.
+      </p>
+      {statements.length === 0 ? (
+        <p>O vašom obsahu redakcia nerozhodla nič.</p>
+      ) : (
+        statements.map((statement) => (
+          <Statement
+            key={statement.id}
+            statement={statement}
+            error={result?.decision === statement.id ? result.error : null}
+            text={result?.decision === statement.id ? result.text : undefined}
+          />
+        ))
+      )}
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Rozhodnutia o mojom obsahu") }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,283 @@
+import type Database from "better-sqlite3";
+import { describe, expect, inject, it } from "vitest";
+import { Client, GOOD_PASSWORD, registerUser } from "../../scripts/lib/client";
+import { publish } from "../../scripts/lib/publish";
+import { readDatabase } from "../support/http";
+import { waitForMail } from "../support/resend-stand-in";
+
+/**
+ * The moderation loop over HTTP (issue 23): a report's life from open to
+ * decided, who is told what (pages and mails, read from the outbox), the
+ * author's statement of reasons and appeal, and every refusal on the way.
+ */
+
+const base = inject("baseUrl");
+const databasePath = inject("databasePath");
+const resendUrl = inject("resendUrl");
+
+/** The text of the `nth` mail (1, 2, …) sent to `email`, once it has come. */
+const mail = async (email: string, nth: number) => (await waitForMail(resendUrl, email, nth - 1)).text;
+
+const db = <T>(work: (db: Database.Database) => T, write = false) => readDatabase(databasePath, work, write);
+const one = <T>(sql: string, ...params: unknown[]) => db((d) => d.prepare(sql).get(...params) as T);
+const reportsOf = (postId: string) => db((d) => d.prepare("SELECT * FROM reports WHERE post_id = ? ORDER BY id").all(postId) as ReportRow[]);
+type ReportRow = { id: number; state: string; decision_id: number | null; post_id: string | null; post_title: string };
+const hiddenAt = (postId: string) => one<{ hidden_at: number | null } | undefined>("SELECT hidden_at FROM posts WHERE id = ?", postId)?.hidden_at;
+
+async function reader() {
+  return registerUser(base);
+}
+
+async function admin() {
+  const account = await registerUser(base);
+  db((d) => d.prepare("UPDATE users SET is_admin = 1 WHERE email = ?").run(account.email), true);
+  return account;
+}
+
+async function signIn(email: string, password = GOOD_PASSWORD) {
+  const client = new Client(base);
+  const answer = await client.post("/signinsignup", { intent: "signin", email, password });
+  return { client, answer };
+}
+
+/** An article by a new author, reported by a new reader. */
+async function reportedArticle(title: string, reason = "misinformation") {
+  const author = await registerUser(base);
+  const postId = (await publish(author.client, title))!;
+  const reporter = await reader();
+  expect((await reporter.client.post(`/posts/${postId}/report`, { reason, note: "Rok nesedí." })).response.status).toBe(200);
+  return { author, postId, reporter };
+}
+
+const decide = (client: Client, fields: Record<string, string | string[]>) => client.post("/admin", { intent: "decide", ...fields });
+const errorOf = (answer: { doc: { querySelector(s: string): { text: string } | null } }) => answer.doc.querySelector(".form-error")?.text;
+
+describe("a report's life", () => {
+  it("is confirmed at once, refused twice, dismissed with a reason the reporter reads on Moje hlásenia and by mail", async () => {
+    const { postId, reporter } = await reportedArticle("Bitka, ktorá sa nestala");
+    const confirmation = await mail(reporter.email, 1);
+    expect(confirmation).toContain("Bitka, ktorá sa nestala");
+    expect(confirmation).toContain("prijali sme vaše hlásenie");
+    const twice = await reporter.client.post(`/posts/${postId}/report`, { reason: "spam" });
+    expect(errorOf(twice)).toBe("Tento článok ste už nahlásili. Redakcia sa vaším hlásením zaoberá.");
+
+    const mine = await reporter.client.get("/account/reports");
+    expect(mine.doc.querySelector(".report-list li")?.text).toContain("Otvorené");
+
+    const { client: moderator } = await admin();
+    const queue = await moderator.get("/admin");
+    const entry = queue.doc.querySelectorAll(".report-list > li").find((li) => li.text.includes("Bitka, ktorá sa nestala"))!;
+    expect(entry.querySelector('input[name="post"]')?.getAttribute("value")).toBe(postId);
+    expect(entry.text).toContain("Rok nesedí.");
+
+    // Every refusal keeps what was typed and changes nothing.
+    const refusals: [Record<string, string | string[]>, string][] = [
+      [{ decision: "dismiss", reason: "Je to v poriadku." }, "Vyberte aspoň jeden nahlásený článok."],
+      [{ post: postId, reason: "Je to v poriadku." }, "Vyberte rozhodnutie."],
+      [{ post: postId, decision: "dismiss", reason: "  " }, "Napíšte odôvodnenie: prečítajú si ho nahlasovatelia aj autor."],
+      [{ post: postId, decision: "dismiss", reason: "x".repeat(501) }, "Odôvodnenie môže mať najviac 500 znakov."],
+      [{ post: postId, decision: "dismiss", reason: "Je to\u202e v poriadku" }, "Odôvodnenie nesmie obsahovať riadiace ani neviditeľné znaky."],
+      [{ post: postId, decision: "ban", reason: "Je to v poriadku." }, "Vyberte rozhodnutie."],
+      [{ post: Array.from({ length: 51 }, (_, i) => `${postId}${i}`), decision: "dismiss", reason: "Veľa." }, "Naraz môžete rozhodnúť najviac o 50 článkoch."],
+    ];
+    for (const [fields, message] of refusals) {
+      const refused = await decide(moderator, fields);
+      expect(refused.response.status, message).toBe(400);
+      expect(errorOf(refused)).toBe(message);
+      if (typeof fields.reason === "string" && fields.reason.trim() && fields.reason.length < 100) expect(refused.doc.querySelector("#decision-reason")?.text).toBe(fields.reason);
+    }
+    expect(reportsOf(postId).map((r) => r.state)).toEqual(["open"]);
+
+    // A reader is no admin: the admin pages are not there for them.
+    expect((await decide(reporter.client, { post: postId, decision: "dismiss", reason: "Nie." })).response.status).toBe(404);
+    expect(reportsOf(postId).map((r) => r.state)).toEqual(["open"]);
+
+    const done = await decide(moderator, { post: postId, decision: "dismiss", reason: "Dátum v článku je správny (1526)." });
+    expect(done.response.status).toBe(303);
+    expect(done.response.headers.get("location")).toBe("/admin?done=decided");
+    const [report] = reportsOf(postId);
+    expect(report).toMatchObject({ state: "dismissed" });
+    expect(one("SELECT action, reason, ground FROM moderation_decisions WHERE id = ?", report.decision_id)).toEqual({
+      action: "dismiss",
+      reason: "Dátum v článku je správny (1526).",
+      ground: "reports",
+    });
+    // Decided once: the same form again is told so.
+    const again = await decide(moderator, { post: postId, decision: "hide", reason: "Predsa skryť." });
+    expect(again.response.status).toBe(409);
+    expect(errorOf(again)).toBe("O týchto hláseniach už bolo rozhodnuté.");
+    expect(hiddenAt(postId)).toBeNull();
+
+    const told = await mail(reporter.email, 2);
+    expect(told).toContain("Hlásenie zamietnuté");
+    expect(told).toContain("Dátum v článku je správny (1526).");
+    const page = (await reporter.client.get("/account/reports")).doc.querySelector(".report-list li")!.text;
+    expect(page).toContain("Zamietnuté");
+    expect(page).toContain("Dátum v článku je správny (1526).");
+  });
+
+  it("resolves every report of an article together, and several articles at once; each reporter and author is told once", async () => {
+    const first = await reportedArticle("Prvý sporný článok");
+    const second = await reportedArticle("Druhý sporný článok", "spam");
+    const another = await reader();
+    expect((await another.client.post(`/posts/${first.postId}/report`, { reason: "offensive" })).response.status).toBe(200);
+    const { client: moderator } = await admin();
+    const done = await decide(moderator, { post: [first.postId, second.postId], decision: "hide", reason: "Nepravdivé tvrdenia bez zdroja." });
+    expect(done.response.status).toBe(303);
+    for (const { postId } of [first, second]) {
+      expect(hiddenAt(postId)).not.toBeNull();
+      expect(reportsOf(postId).every((r) => r.state === "upheld")).toBe(true);
+    }
+    expect(new Set(reportsOf(first.postId).map((r) => r.decision_id)).size).toBe(1);
+    for (const person of [first.reporter, another, second.reporter]) expect(await mail(person.email, 2)).toContain("Článok skrytý");
+    const statement = await mail(first.author.email, 1);
+    expect(statement).toContain("Prvý sporný článok");
+    expect(statement).toContain("Nepravdivé tvrdenia bez zdroja.");
+    expect(statement).toContain("hlásenia čitateľov (Nepravdivé alebo zavádzajúce informácie, Urážlivý alebo nenávistný obsah)");
+    // Reporters stay anonymous to the author; no mail carries another person's address.
+    expect(statement).not.toContain(first.reporter.email);
+    expect(statement).not.toContain(another.email);
+    // A hidden article takes no more reports.
+    expect((await (await reader()).client.post(`/posts/${first.postId}/report`, { reason: "spam" })).response.status).toBe(404);
+  });
+
+  it("closes the open reports of an article its author deletes; a deleted article's reports keep its title", async () => {
+    const { author, postId, reporter } = await reportedArticle("Článok, ktorý autor zmaže");
+    expect((await author.client.post(`/posts/${postId}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
+    const row = one<ReportRow>("SELECT * FROM reports WHERE post_title = ?", "Článok, ktorý autor zmaže");
+    expect(row).toMatchObject({ state: "closed", post_id: null });
+    const page = (await reporter.client.get("/account/reports")).doc.querySelector(".report-list li")!;
+    expect(page.text).toContain("Uzavreté");
+    expect(page.querySelector("a")).toBeNull();
+
+    const deleted = await reportedArticle("Článok, ktorý zmaže redakcia");
+    const { client: moderator } = await admin();
+    expect((await decide(moderator, { post: deleted.postId, decision: "delete", reason: "Kopírovaný text." })).response.status).toBe(303);
+    expect(one("SELECT count(*) AS n FROM posts WHERE id = ?", deleted.postId)).toEqual({ n: 0 });
+    expect(one("SELECT state, post_id FROM reports WHERE post_title = ?", "Článok, ktorý zmaže redakcia")).toEqual({ state: "upheld", post_id: null });
+    const statements = await deleted.author.client.get("/account/decisions");
+    expect(statements.doc.querySelector(".statement")?.text).toContain("Článok odstránený");
+  });
+
+  it("counts a reporter's reports dismissed as abusive on the admin's view of the account", async () => {
+    const { postId, reporter } = await reportedArticle("Dobrý článok", "spam");
+    const { client: moderator } = await admin();
+    expect((await decide(moderator, { post: postId, decision: "dismissAbusive", reason: "Hlásenie bez dôvodu." })).response.status).toBe(303);
+    const id = one<{ id: string }>("SELECT id FROM users WHERE email = ?", reporter.email).id;
+    expect((await moderator.get(`/admin/users/${id}`)).doc.querySelector(".facts")?.text).toContain("z toho zamietnuté ako zneužité: 1");
+  });
+});
+
+describe("statements of reasons and appeals", () => {
+  it("lets the author contest a hiding once; another admin grants it and the article comes back", async () => {
+    const { author, postId } = await reportedArticle("Článok na námietku");
+    const deciding = await admin();
+    expect((await decide(deciding.client, { post: postId, decision: "hide", reason: "Chýbajú zdroje." })).response.status).toBe(303);
+    const decisionId = reportsOf(postId)[0].decision_id!;
+
+    const page = await author.client.get("/account/decisions");
+    const statement = page.doc.querySelector(`#rozhodnutie-${decisionId}`)!;
+    expect(statement.text).toContain("Chýbajú zdroje.");
+    expect(statement.querySelector("textarea[name=text]")).not.toBeNull();
+
+    for (const [text, message] of [
+      ["", "Napíšte, prečo s rozhodnutím nesúhlasíte."],
+      ["x".repeat(2001), "Námietka môže mať najviac 2000 znakov."],
+      ["Zdroje\u0007 sú", "Námietka nesmie obsahovať riadiace ani neviditeľné znaky."],
+    ]) {
+      const refused = await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text });
+      expect(refused.response.status).toBe(400);
+      expect(refused.doc.querySelector(`#rozhodnutie-${decisionId} .form-error`)?.text).toBe(message);
+    }
+    // Someone else's decision.
+    const stranger = await reader();
+    const foreign = await stranger.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Nesúhlasím." });
+    expect(foreign.response.status).toBe(403);
+    expect(errorOf(foreign)).toBe("Toto rozhodnutie sa netýka vás: nemôžete ho napadnúť.");
+
+    const filed = await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Zdroje sú v texte, odsek 2." });
+    expect(filed.response.status).toBe(303);
+    const twice = await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Ešte raz." });
+    expect(twice.response.status).toBe(403);
+    expect(errorOf(twice)).toBe("Proti tomuto rozhodnutiu ste už podali námietku.");
+    expect(await mail(author.email, 2)).toContain("prijali sme vašu námietku");
+
+    const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", decisionId).id;
+    const queue = await deciding.client.get("/admin");
+    expect(queue.doc.querySelector("#namietky")?.text).toMatch(/Námietky autorov \(\d+\)/);
+    expect(queue.html).toContain("Zdroje sú v texte, odsek 2.");
+    // The admin who decided does not judge their own decision while another admin can.
+    const own = await deciding.client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "granted", reason: "Áno." });
+    expect(own.response.status).toBe(403);
+    expect(errorOf(own)).toBe("O námietke proti vlastnému rozhodnutiu musí rozhodnúť iný administrátor.");
+
+    const other = await admin();
+    const noReason = await other.client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "granted", reason: "" });
+    expect(noReason.response.status).toBe(400);
+    expect(hiddenAt(postId)).not.toBeNull();
+    const granted = await other.client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "granted", reason: "Zdroje tam naozaj sú." });
+    expect(granted.response.status).toBe(303);
+    expect(hiddenAt(postId)).toBeNull();
+    expect((await new Client(base).get(`/posts/${postId}`)).response.status).toBe(200);
+    const again = await other.client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "rejected", reason: "Nie." });
+    expect(again.response.status).toBe(409);
+    expect(await mail(author.email, 3)).toContain("Zdroje tam naozaj sú.");
+    const after = (await author.client.get("/account/decisions")).doc.querySelector(`#rozhodnutie-${decisionId}`)!;
+    expect(after.text).toContain("Námietke sa vyhovelo");
+    expect(after.querySelector("textarea")).toBeNull();
+  });
+
+  it("refuses an appeal after six months", async () => {
+    const { author, postId } = await reportedArticle("Starý spor");
+    expect((await decide((await admin()).client, { post: postId, decision: "hide", reason: "Skryté." })).response.status).toBe(303);
+    const decisionId = reportsOf(postId)[0].decision_id!;
+    db((d) => d.prepare("UPDATE moderation_decisions SET created_at = created_at - 184 * 86400000 WHERE id = ?").run(decisionId), true);
+    const late = await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Neskoro." });
+    expect(late.response.status).toBe(403);
+    expect(errorOf(late)).toBe("Lehota na námietku (6 mesiacov) uplynula.");
+    expect((await author.client.get("/account/decisions")).doc.querySelector(`#rozhodnutie-${decisionId}`)?.text).toContain("Lehota na námietku uplynula.");
+  });
+
+  it("shows a disabled author the statement on the sign-in page, takes the appeal there, and a granted appeal enables the account", async () => {
+    const { author, postId } = await reportedArticle("Článok blokovaného autora");
+    const deciding = await admin();
+    expect((await decide(deciding.client, { post: postId, decision: "disable", reason: "Opakované nepravdy." })).response.status).toBe(303);
+    // Signed out at once.
+    expect((await author.client.get("/account")).response.status).toBe(302);
+
+    const wrong = await signIn(author.email, "zlé-heslo-123");
+    expect(wrong.answer.doc.querySelector(".disabled-statement")).toBeNull();
+    const { answer } = await signIn(author.email);
+    expect(answer.response.status).toBe(403);
+    const statement = answer.doc.querySelector(".disabled-statement")!;
+    expect(statement.text).toContain("Opakované nepravdy.");
+    expect(statement.text).toContain("Článok blokovaného autora");
+    const token = statement.querySelector('input[name="token"]')!.getAttribute("value")!;
+    const decision = statement.querySelector('input[name="decision"]')!.getAttribute("value")!;
+
+    const forged = await new Client(base).post("/signinsignup", { intent: "appeal", token: token.replace(/.$/, (c) => (c === "A" ? "B" : "A")), decision, text: "Nesúhlasím." });
+    expect(forged.response.status).toBe(403);
+    expect(one("SELECT count(*) AS n FROM appeals WHERE decision_id = ?", Number(decision))).toEqual({ n: 0 });
+    const empty = await new Client(base).post("/signinsignup", { intent: "appeal", token, decision, text: "" });
+    expect(empty.response.status).toBe(400);
+    expect(empty.doc.querySelector(".disabled-statement .form-error")?.text).toBe("Napíšte, prečo s rozhodnutím nesúhlasíte.");
+    const filed = await new Client(base).post("/signinsignup", { intent: "appeal", token, decision, text: "Tie roky sú správne." });
+    expect(filed.doc.querySelector(".disabled-statement [role=status]")?.text).toContain("Námietku sme prijali");
+
+    const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", Number(decision)).id;
+    const other = await admin();
+    expect((await other.client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "granted", reason: "Overené, roky sedia." })).response.status).toBe(303);
+    expect((await signIn(author.email)).answer.response.status).toBe(303);
+    expect(hiddenAt(postId)).toBeNull();
+  });
+
+  it("does not disable an admin from the report queue", async () => {
+    const adminAuthor = await admin();
+    const postId = (await publish(adminAuthor.client, "Článok administrátora"))!;
+    expect((await (await reader()).client.post(`/posts/${postId}/report`, { reason: "spam" })).response.status).toBe(200);
+    const refused = await decide((await admin()).client, { post: postId, decision: "disable", reason: "Nie." });
+    expect(refused.response.status).toBe(400);
+    expect(errorOf(refused)).toBe("Autor jedného z článkov je administrátor: jeho účet zablokujete na stránke účtu.");
+    expect(reportsOf(postId).map((r) => r.state)).toEqual(["open"]);
+  });
+});
