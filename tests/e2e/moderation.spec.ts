@@ -2,6 +2,7 @@ import type { Browser, Page, TestInfo } from "@playwright/test";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
 import { runBuildCommand } from "../support/commands";
+import { waitForMail } from "../support/resend-stand-in";
 import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
 
 const NEW_PASSWORD = "celkom-nové-heslo-7";
@@ -143,7 +144,7 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   const spam = [`Lacné hodinky ${run}`, `Ešte lacnejšie hodinky ${run}`];
   const [firstSpamId, secondSpamId] = await Promise.all(spam.map((title) => publish(spammer, title)));
   expect(firstSpamId && secondSpamId).toBeTruthy();
-  const { client: author } = await registerUser(base, { displayName: `Poctivý Autor ${run}` });
+  const { client: author, email: authorEmail } = await registerUser(base, { displayName: `Poctivý Autor ${run}` });
   const doubtful = `Sporný článok ${run}`;
   const doubtfulId = await publish(author, doubtful);
 
@@ -165,9 +166,8 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
     await reader.page.getByLabel(reason).check();
     await reader.page.getByLabel("Poznámka pre redakciu (nepovinná)").fill("Dátumy nesedia s prameňmi.");
     await reader.page.getByRole("button", { name: "Nahlásiť" }).click();
-    await expect(reader.page.getByRole("status")).toHaveText("Ďakujeme, článok sme nahlásili redakcii.");
+    await expect(reader.page.getByRole("status")).toHaveText("Ďakujeme, hlásenie sme prijali. Čo redakcia rozhodla, uvidíte v Mojich hláseniach a dostanete e-mail.");
   }
-  await reader.context.close();
 
   // The admin: made on the command line, as a self-hoster does.
   const adminEmail = uniqueEmail(`admin-${testInfo.project.name}`);
@@ -190,24 +190,75 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await check(page, testInfo, jsEnabled, "admin");
 
-  // Reports: one dismissed (the article stays), one whose article goes, each after a confirmation.
-  await page.getByRole("button", { name: `Zamietnuť: ${doubtful}` }).click();
-  await expect(confirmation(page)).toContainText(`Zamietnuť hlásenie k článku „${doubtful}“? Článok zostane.`);
-  if (jsEnabled) await expect(confirmation(page).getByRole("button", { name: "Zamietnuť" })).toBeFocused();
-  await check(page, testInfo, jsEnabled, "admin-confirm");
-  await confirmation(page).getByRole("button", { name: "Zamietnuť" }).click();
-  await expect(page.getByRole("status")).toHaveText("Hlásenie je zamietnuté.");
-  await expect(page.getByRole("button", { name: `Zamietnuť: ${doubtful}` })).toHaveCount(0);
+  // The queue: each article's reports together; a decision needs a reason, and a refusal keeps what was typed.
+  const queued = (title: string) => page.locator(".report-list > li").filter({ hasText: title });
+  await expect(queued(doubtful)).toContainText("Dátumy nesedia s prameňmi.");
+  await queued(doubtful).getByRole("checkbox").check();
+  await page.getByLabel("Opodstatnené: skryť článok", { exact: true }).check();
+  await page.getByRole("button", { name: "Rozhodnúť o vybraných" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Napíšte odôvodnenie: prečítajú si ho nahlasovatelia aj autor.");
+  await expect(queued(doubtful).getByRole("checkbox")).toBeChecked();
+  await expect(page.getByLabel("Opodstatnené: skryť článok", { exact: true })).toBeChecked();
+  await page.getByLabel(/^Odôvodnenie/).fill("Dátum bitky v článku je nesprávny a chýba prameň.");
+  await page.getByRole("button", { name: "Rozhodnúť o vybraných" }).click();
+  await expect(page.getByRole("status")).toHaveText("Rozhodnutie je zapísané; nahlasovatelia a autor dostanú e-mail.");
+  await expect(queued(doubtful)).toHaveCount(0);
+  expect((await page.request.get(`/posts/${doubtfulId}`)).status()).toBe(200); // the admin still sees it
+  expect((await new Client(base).get(`/posts/${doubtfulId}`)).response.status).toBe(404);
 
-  await page.getByRole("button", { name: `Odstrániť článok: ${spam[0]}` }).click();
-  // "Zrušiť" asks nothing and changes nothing.
-  await confirmation(page).getByRole("link", { name: "Zrušiť" }).click();
-  await expect(confirmation(page)).toHaveCount(0);
-  await page.getByRole("button", { name: `Odstrániť článok: ${spam[0]}` }).click();
-  await confirmation(page).getByRole("button", { name: "Odstrániť článok" }).click();
-  await expect(page.getByRole("status")).toHaveText("Článok je odstránený.");
+  await queued(spam[0]).getByRole("checkbox").check();
+  await page.getByLabel("Opodstatnené: natrvalo odstrániť článok", { exact: true }).check();
+  await page.getByLabel(/^Odôvodnenie/).fill("Reklama.");
+  await page.getByRole("button", { name: "Rozhodnúť o vybraných" }).click();
+  await expect(page.getByRole("status")).toHaveText("Rozhodnutie je zapísané; nahlasovatelia a autor dostanú e-mail.");
   expect((await page.request.get(`/posts/${firstSpamId}`)).status()).toBe(404);
-  expect((await page.request.get(`/posts/${doubtfulId}`)).status()).toBe(200);
+  await check(page, testInfo, jsEnabled, "admin-decided");
+
+  // The reporter is told: on "Moje hlásenia" and by mail.
+  await open(reader.page, "/account", jsEnabled);
+  await reader.page.getByRole("link", { name: "Moje hlásenia" }).click();
+  const told = reader.page.locator(".report-list > li").filter({ hasText: doubtful });
+  await expect(told).toContainText("Opodstatnené — Článok skrytý");
+  await expect(told).toContainText("Dátum bitky v článku je nesprávny a chýba prameň.");
+  await check(reader.page, testInfo, jsEnabled, "my-reports");
+  const readerMail = await waitForMail(process.env.E2E_RESEND_URL!, readerEmail, 2);
+  expect(readerMail.subject).toBe("Rozhodnutie o vašom hlásení – Dejiny");
+  await reader.context.close();
+
+  // The author reads the statement of reasons (mail and page) and contests it.
+  const statementMail = await waitForMail(process.env.E2E_RESEND_URL!, authorEmail);
+  expect(statementMail.text).toContain("Dátum bitky v článku je nesprávny a chýba prameň.");
+  expect(statementMail.text).not.toContain(readerEmail);
+  const writer = await otherDevice(browser, jsEnabled);
+  await signIn(writer.page, authorEmail, GOOD_PASSWORD, jsEnabled);
+  await open(writer.page, "/account", jsEnabled);
+  await writer.page.getByRole("link", { name: "Rozhodnutia o mojom obsahu" }).click();
+  const statement = writer.page.locator(".statement").filter({ hasText: doubtful });
+  await expect(statement).toContainText("hlásenia čitateľov (Nepravdivé alebo zavádzajúce informácie)");
+  await statement.getByLabel(/^Námietka/).fill("Dátum 29. augusta 1526 uvádza Kronika; prameň dopĺňam.");
+  await statement.getByRole("button", { name: "Podať námietku" }).click();
+  await expect(writer.page.getByRole("status")).toContainText("Námietku sme prijali");
+  await expect(writer.page.locator(".statement").filter({ hasText: doubtful })).toContainText("Námietka čaká na rozhodnutie");
+  await check(writer.page, testInfo, jsEnabled, "my-decisions");
+
+  // Another admin grants it: the article is back for everyone, and the author is told.
+  const secondAdminEmail = uniqueEmail(`admin2-${testInfo.project.name}`);
+  await registerUser(base, { displayName: `Druhá Správkyňa ${run}`.slice(0, 50), email: secondAdminEmail });
+  expect((await runBuildCommand("runAdminCommand", ["grant", secondAdminEmail], { databasePath: process.env.E2E_DATABASE_PATH!, uploadsDir: process.env.E2E_UPLOADS_DIR! })).code).toBe(0);
+  const second = await otherDevice(browser, jsEnabled);
+  await signIn(second.page, secondAdminEmail, GOOD_PASSWORD, jsEnabled);
+  await open(second.page, "/admin", jsEnabled);
+  const appeal = second.page.locator("#namietky ~ .report-list > li").filter({ hasText: doubtful });
+  await expect(appeal).toContainText("Dátum 29. augusta 1526 uvádza Kronika; prameň dopĺňam.");
+  await appeal.getByLabel("Odôvodnenie pre autora").fill("Prameň je doložený, článok vraciame.");
+  await appeal.getByRole("button", { name: "Vyhovieť námietke" }).click();
+  await expect(second.page.getByRole("status")).toHaveText("Rozhodnutie o námietke je zapísané; autor dostane e-mail.");
+  await second.context.close();
+  expect((await new Client(base).get(`/posts/${doubtfulId}`)).response.status).toBe(200);
+  expect((await waitForMail(process.env.E2E_RESEND_URL!, authorEmail, 2)).text).toContain("Prameň je doložený, článok vraciame.");
+  await open(writer.page, "/account/decisions", jsEnabled);
+  await expect(writer.page.locator(".statement").filter({ hasText: doubtful })).toContainText("Námietke sa vyhovelo");
+  await writer.context.close();
 
   // The spammer, found without diacritics, is blocked and their other article removed.
   await page.getByLabel("Hľadať meno alebo e-mail").fill(`stefan spamar ${run}`);
@@ -243,7 +294,8 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
     "Odstránenie všetkých článkov účtu",
     "Zablokovanie účtu",
     "Odstránenie cudzieho článku",
-    "Zamietnutie hlásenia",
+    "Rozhodnutie o hláseniach",
+    "Rozhodnutie o hláseniach",
     "Udelenie práv administrátora",
   ]);
   await expect(mine.first()).toContainText(spammerName);
