@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 
 /**
  * The second step of a destructive action: the question, the same form
@@ -11,11 +11,14 @@ export function ConfirmAction({
   fields,
   confirmLabel,
   cancelHref,
+  children,
 }: {
   question: string;
   fields: Record<string, string>;
   confirmLabel: string;
   cancelHref: string;
+  /** What else the step asks for (e.g. the reason of a decision). */
+  children?: ReactNode;
 }) {
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -30,6 +33,7 @@ export function ConfirmAction({
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       <input type="hidden" name="confirm" value="yes" />
+      {children}
       <div className="button-row">
         <button type="submit" className="button button-danger" ref={button}>
           {confirmLabel}

@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AccountStatus, AdminNav } from "~/components/Admin";
 import { ConfirmAction } from "~/components/ConfirmAction";
+import { ReasonField } from "~/components/ReportQueue";
 import { ArticleList, FormError, Notice } from "~/components/Messages";
 import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
 import { ACCOUNT_ACTIONS, articleCount, isAccountAction, type AccountAction } from "~/lib/moderation";
@@ -35,11 +36,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await readForm(request);
   const intent = form.get("intent");
-  if (!isAccountAction(intent)) return data({ error: "Neznáma akcia.", confirm: null }, { status: 400 });
+  if (!isAccountAction(intent)) return data({ error: "Neznáma akcia.", confirm: null, reason: "" }, { status: 400 });
   // Without confirm=yes, the page asks first (the step that works without JavaScript).
-  if (form.get("confirm") !== "yes") return { error: null, confirm: intent };
-  const result = await ifStorageFails(() => moderateAccount(admin, params.userId ?? "", intent), asRefusal);
-  if (!result.ok) return data({ error: result.error, confirm: null }, { status: result.status });
+  const reason = String(form.get("reason") ?? "");
+  if (form.get("confirm") !== "yes") return { error: null, confirm: intent, reason };
+  const result = await ifStorageFails(() => moderateAccount(admin, params.userId ?? "", intent, { reason }), asRefusal);
+  // A disable refused for its reason asks again, with what was typed.
+  if (!result.ok) return data({ error: result.error, confirm: intent === "disable" && result.status === 400 ? intent : null, reason }, { status: result.status });
   return redirect(`/admin/users/${params.userId}?done=${intent}`, 303);
 }
 
@@ -73,7 +76,11 @@ export default function AdminAccount() {
           fields={{ intent: result.confirm }}
           confirmLabel={ACCOUNT_ACTIONS[result.confirm].button}
           cancelHref={`/admin/users/${account.id}`}
-        />
+        >
+          {result.confirm === "disable" && (
+            <ReasonField id="disable-reason" label="Dôvod (dostane ho majiteľ účtu a môže sa proti nemu ohradiť)" value={result.reason} invalid={Boolean(result.error)} />
+          )}
+        </ConfirmAction>
       )}
       <dl className="facts">
         <dt>E-mail</dt>

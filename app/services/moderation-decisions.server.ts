@@ -67,11 +67,12 @@ export function restoreHidden(actor: Actor, postId: string, form: FormData | { r
   return { ok: true, decided: 1, message: "Článok je znova zverejnený." };
 }
 
-function readReason(form: FormData | { reason: string }): string | DecisionResult {
+/** A decision's reason, checked by the form's rules: the reason, or the refusal. */
+export function readReason(form: FormData | { reason: string }): string | Extract<DecisionResult, { ok: false }> {
   const data = form instanceof FormData ? form : toForm(form);
   const checked = checkForm(reasonSchema, data);
   if (checked.ok) return checked.value.reason;
-  return refuse(400, checked.errors.reason?.[0] ?? MODERATION_MESSAGES.decisionReason, ["reason"]);
+  return { ok: false, status: 400, error: checked.errors.reason?.[0] ?? MODERATION_MESSAGES.decisionReason, invalid: ["reason"] };
 }
 
 function toForm(fields: Record<string, string>): FormData {
@@ -105,6 +106,22 @@ async function decide(actor: Actor, post: Post, action: ReportDecision, reason: 
     return done;
   });
   return done;
+}
+
+/** Disable an account on the moderators' own initiative (the account page, the command line): the decision and its statement of reasons, in the caller's transaction. */
+export function recordAccountDisabled(actor: Actor, user: { id: string; email: string }, reason: string): void {
+  const decision = {
+    createdAt: Date.now(),
+    action: "disable",
+    postId: null,
+    postTitle: null,
+    userId: user.id,
+    ground: "initiative",
+    reason,
+    deciderId: actor === "command line" ? null : actor.id,
+  };
+  insertDecision(decision);
+  mailStatementOfReasons(user.email, { ...decision, groundDetail: "" });
 }
 
 /** The decision's row, its reports resolved, its mails and the admin's log entry; in the caller's transaction. */

@@ -1,6 +1,7 @@
 import { ACCOUNT_ACTIONS, articleCount, MODERATION_MESSAGES, type AccountAction } from "~/lib/moderation";
 import { inTransaction } from "~/db/connection.server";
 import { countActiveAdmins, getUserById, isActiveAdmin, updateUser, type User } from "~/models/users.server";
+import { readReason, recordAccountDisabled } from "./moderation-decisions.server";
 import { logModeration, type Actor } from "./moderation-log.server";
 import { removePostsOf } from "./posts.server";
 import { endAllSessionsOf } from "./session.server";
@@ -29,8 +30,12 @@ function alreadyDone(user: User, action: keyof typeof FLAG_CHANGES): boolean {
   return { disable: user.disabledAt !== null, enable: user.disabledAt === null, grant: user.isAdmin, revoke: !user.isAdmin }[action];
 }
 
-/** Disable, enable, grant or revoke admin, or remove all articles of an account. */
-export async function moderateAccount(actor: Actor, userId: string, action: AccountAction): Promise<ModerationResult> {
+/**
+ * Disable, enable, grant or revoke admin, or remove all articles of an
+ * account. Disabling needs a reason: the account's owner gets it as a
+ * statement of reasons they may contest (moderation-decisions.server.ts).
+ */
+export async function moderateAccount(actor: Actor, userId: string, action: AccountAction, reasonGiven?: { reason: string }): Promise<ModerationResult> {
   const user = getUserById(userId);
   if (!user) return refuse(404, MODERATION_MESSAGES.noSuchAccount);
   if (action === "removeArticles") {
@@ -40,13 +45,18 @@ export async function moderateAccount(actor: Actor, userId: string, action: Acco
   const takesAdminAway = action === "disable" || action === "revoke";
   if (takesAdminAway && actor !== "command line" && actor.id === user.id) return refuse(400, MODERATION_MESSAGES.notYourself);
   if (alreadyDone(user, action)) return { ok: true, message: ACCOUNT_ACTIONS[action].done };
+  const reason = action === "disable" ? readReason(reasonGiven ?? { reason: "" }) : "";
+  if (typeof reason !== "string") return refuse(reason.status, reason.error);
   return inTransaction(() => {
     // Checked in the transaction, so two admins demoting each other at once cannot both succeed.
     if (takesAdminAway && isActiveAdmin(user) && countActiveAdmins() <= 1) return refuse(400, MODERATION_MESSAGES.lastAdmin);
     updateUser(user.id, FLAG_CHANGES[action]());
     // A disabled account is signed out everywhere at once (its sessions also stop working while it is disabled).
-    if (action === "disable") endAllSessionsOf(user.id);
-    logModeration(actor, action, { user });
+    if (action === "disable") {
+      endAllSessionsOf(user.id);
+      recordAccountDisabled(actor, user, reason);
+    }
+    logModeration(actor, action, { user, detail: reason });
     return { ok: true, message: ACCOUNT_ACTIONS[action].done } as const;
   });
 }

@@ -94,14 +94,25 @@ describe("admin actions on accounts", () => {
     expect(userRow(email).disabled_at).toBeNull();
     expect(await user.isSignedIn()).toBe(true);
 
-    const done = await admin.post(`/admin/users/${id}`, { intent: "disable", confirm: "yes" });
+    expect(ask.doc.querySelector(".confirm-box textarea[name=reason]")).not.toBeNull();
+    // A reason is required: its owner reads it as a statement of reasons, and may contest it.
+    const noReason = await admin.post(`/admin/users/${id}`, { intent: "disable", confirm: "yes", reason: " " });
+    expect(noReason.response.status).toBe(400);
+    expect(noReason.doc.querySelector(".form-error")?.text).toBe("Napíšte odôvodnenie: prečítajú si ho nahlasovatelia aj autor.");
+    expect(noReason.doc.querySelector(".confirm-box textarea[name=reason]")).not.toBeNull();
+    expect(userRow(email).disabled_at).toBeNull();
+    const done = await admin.post(`/admin/users/${id}`, { intent: "disable", confirm: "yes", reason: "Opakovaný spam v komentároch." });
     expect(done.response.status).toBe(303);
+    expect(query("SELECT action, reason, ground, post_id FROM moderation_decisions WHERE user_id = ?", id)).toEqual([
+      { action: "disable", reason: "Opakovaný spam v komentároch.", ground: "initiative", post_id: null },
+    ]);
     expect(done.response.headers.get("location")).toBe(`/admin/users/${id}?done=disable`);
     expect((await admin.get(`/admin/users/${id}?done=disable`)).doc.querySelector('[role="status"]')?.text).toBe("Účet je zablokovaný.");
     expect(await user.isSignedIn()).toBe(false);
     expect(query("SELECT 1 FROM sessions WHERE user_id = ?", id)).toHaveLength(0);
     const again = await new Client(server.url).post("/signinsignup", { intent: "signin", email, password: GOOD_PASSWORD });
     expect(again.response.status).toBe(403);
+    expect(again.doc.querySelector(".disabled-statement")?.text).toContain("Opakovaný spam v komentároch.");
 
     await admin.post(`/admin/users/${id}`, { intent: "enable", confirm: "yes" });
     await signedIn(email);
