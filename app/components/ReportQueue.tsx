@@ -68,7 +68,7 @@ export function ReasonField({ id, label, value, invalid, maxLength = DECISION_RE
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} name={name} rows={3} maxLength={maxLength} defaultValue={value} aria-invalid={invalid || undefined} />
+      <textarea id={id} name={name} rows={3} className="short-text" maxLength={maxLength} defaultValue={value} aria-invalid={invalid || undefined} />
     </div>
   );
 }

@@ -74,6 +74,7 @@ export function Statement({
               id={`appeal-${statement.id}`}
               name="text"
               rows={5}
+              className="short-text"
               maxLength={APPEAL_MAX_LENGTH}
               defaultValue={text ?? ""}
               aria-invalid={error ? true : undefined}

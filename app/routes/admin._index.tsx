@@ -79,7 +79,7 @@ export default function Admin() {
       <Notice text={notice} />
       <FormError text={result?.error} />
       <section aria-labelledby="hlasenia">
-        <h2 id="hlasenia">Nahlásené články ({reports.total})</h2>
+        <h2 id="hlasenia">Hlásenia ({reports.total})</h2>
         <ReportQueue
           articles={reports.articles}
           total={reports.total}
