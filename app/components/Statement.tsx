@@ -1,20 +1,9 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
-import { APPEAL_MAX_LENGTH, APPEAL_STATES, decisionLabel, groundLabel, type AppealState } from "~/lib/moderation";
+import { APPEAL_MAX_LENGTH, APPEAL_STATES, decisionLabel, groundLabel, type StatementOfReasons } from "~/lib/moderation";
 import { FormError } from "./Messages";
 
-type StatementData = {
-  id: number;
-  action: string;
-  postTitle: string | null;
-  reason: string;
-  ground: string;
-  groundDetail: string;
-  createdAt: number;
-  appealUntil: number | null;
-  appeal: { state: AppealState; text: string; createdAt: number; decidedAt: number | null; reason: string } | null;
-};
 
 /**
  * A statement of reasons: what was decided about the author's article or
@@ -29,7 +18,7 @@ export function Statement({
   text,
   headingLevel = 2,
 }: {
-  statement: StatementData;
+  statement: StatementOfReasons;
   hidden?: Record<string, string>;
   error?: string | null;
   text?: string;

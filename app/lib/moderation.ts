@@ -170,3 +170,17 @@ export function pageWindow(page: number, total: number, size: number): { page: n
 export function articleCount(n: number): string {
   return `${n} ${n === 1 ? "článok" : n >= 2 && n <= 4 ? "články" : "článkov"}`;
 }
+
+/** A statement of reasons, as the author reads it (/account/decisions, the sign-in page of a disabled account). */
+export type StatementOfReasons = {
+  id: number;
+  action: string;
+  postTitle: string | null;
+  reason: string;
+  ground: string;
+  groundDetail: string;
+  createdAt: number;
+  /** Until when an appeal may be filed, while it may. */
+  appealUntil: number | null;
+  appeal: { state: AppealState; text: string; createdAt: number; decidedAt: number | null; reason: string } | null;
+};

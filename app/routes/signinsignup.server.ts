@@ -2,13 +2,14 @@ import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/links";
 import { checkForm, forgotPasswordSchema, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, MESSAGES } from "~/lib/rules";
+import type { StatementOfReasons } from "~/lib/moderation";
 import { createUser, isNameTaken } from "~/models/users.server";
 import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailure } from "~/services/auth.server";
 import { BusyError } from "~/services/concurrency.server";
 import type { StorageFault } from "~/services/storage-fault.server";
 import { queuePasswordReset } from "~/services/password-reset.server";
 import { startSession } from "~/services/session.server";
-import { appealToken, disablingStatementOf, readAppealToken, type Statement } from "~/services/statements.server";
+import { appealToken, disablingStatementOf, readAppealToken } from "~/services/statements.server";
 import { fileAppeal } from "~/services/appeals.server";
 import { registerAttempts, release, reserve, resetMailAttempts, resetRequestAttempts, signInAttempts } from "~/services/throttle.server";
 import { requesterFor, trustDevice } from "~/services/trusted-devices.server";
@@ -24,7 +25,7 @@ export type AccountFormResult = {
   invalid: FieldName[];
   values: { email?: string; displayName?: string };
   /** A disabled account, after the right password: the decision that disabled it, with its appeal form (signed token instead of a session). */
-  disabled?: { statement: Statement; token: string; appealError?: string; appealText?: string; appealed?: boolean };
+  disabled?: { statement: StatementOfReasons; token: string; appealError?: string; appealText?: string; appealed?: boolean };
 };
 
 function refuse(intent: Intent, status: number, error: string, invalid: FieldName[], values: AccountFormResult["values"]): AccountFormResult {

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { env } from "~/config/env.server";
-import { APPEAL_WINDOW_MS, type AppealState } from "~/lib/moderation";
+import { APPEAL_WINDOW_MS, type AppealState, type StatementOfReasons } from "~/lib/moderation";
 import { decisionsByIds, listStatementsOf } from "~/models/decisions.server";
 import { listReportsBy } from "~/models/reports.server";
 import { mayAppeal } from "./appeals.server";
@@ -15,20 +15,8 @@ import { mayAppeal } from "./appeals.server";
 /** More than anyone collects; the page shows them all. */
 const STATEMENTS_SHOWN = 100;
 
-export type Statement = {
-  id: number;
-  action: string;
-  postTitle: string | null;
-  reason: string;
-  ground: string;
-  groundDetail: string;
-  createdAt: number;
-  /** Until when an appeal may be filed, while it may. */
-  appealUntil: number | null;
-  appeal: { state: AppealState; text: string; createdAt: number; decidedAt: number | null; reason: string } | null;
-};
 
-export function statementsOf(userId: string): Statement[] {
+export function statementsOf(userId: string): StatementOfReasons[] {
   return listStatementsOf(userId, STATEMENTS_SHOWN).map(({ decision, appealId, appealState, appealText, appealCreatedAt, appealDecidedAt, appealReason }) => ({
     id: decision.id,
     action: decision.action,
@@ -43,7 +31,7 @@ export function statementsOf(userId: string): Statement[] {
 }
 
 /** The statement a disabled account is shown when it signs in: the decision that disabled it (none when it was disabled from the account page without one). */
-export function disablingStatementOf(userId: string): Statement | undefined {
+export function disablingStatementOf(userId: string): StatementOfReasons | undefined {
   return statementsOf(userId).find((statement) => statement.action === "disable");
 }
 
