@@ -78,6 +78,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (isVisibilityIntent(intent)) {
     const decided = await ifStorageFails(() => changeVisibility(permission.user, permission.post.id, intent, form), (fault) => asRefusal(onForm(fault)));
     if (decided.ok) return redirect(`${url.pathname}${url.search}`, 303);
+    // Not an admin (the author): there is no form to show again.
+    if (decided.status === 403) return data({ ...NOTHING_TO_SHOW, error: decided.error }, { status: 403 });
     const visibility = { error: decided.error, reason: typedText(String(form.get("reason") ?? "")) };
     return data({ ...NOTHING_TO_SHOW, visibility }, { status: decided.status, headers: retryAfter(decided.status) });
   }
