@@ -8,7 +8,7 @@ export function HiddenNotice({ own }: { own: boolean }) {
     <p className="hidden-notice" role="status">
       {own ? (
         <>
-          Tento článok je skrytý: vidíte ho len vy a redakcia. <Link to="/account/decisions">Prečo, a ako rozhodnutie napadnúť</Link>
+          Tento článok je skrytý: vidíte ho len vy a redakcia. <Link to="/account/decisions">Prečo a ako rozhodnutie napadnúť</Link>
         </>
       ) : (
         "Tento článok je skrytý: vidí ho len autor a redakcia."
@@ -32,7 +32,10 @@ export function ArticleVisibility({ hidden, refused }: { hidden: boolean; refuse
         <input type="hidden" name="intent" value={hidden ? "restoreHidden" : "hide"} />
         <FormError id="visibility-error" text={refused?.error} />
         <div className="field">
-          <label htmlFor="field-reason">Odôvodnenie (prečíta si ho autor a zobrazí sa vo verejnom zázname moderovania)</label>
+          <label htmlFor="field-reason">
+            {/* The author gets a statement of reasons for hiding only (DECISION_ACTIONS' `restricts`). */}
+            Odôvodnenie ({hidden ? "" : "prečíta si ho autor a "}zobrazí sa vo verejnom zázname moderovania)
+          </label>
           <textarea
             id="field-reason"
             name="reason"

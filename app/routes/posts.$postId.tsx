@@ -288,7 +288,8 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               </p>
             )}
             <ArticleBody content={post.content} sources={post.sources} tags={post.tags} />
-            {user?.isAdmin && <ArticleVisibility hidden={hidden !== null} refused={result?.visibility ?? null} />}
+            {/* Keyed by the state, so that the other form starts empty once it has changed. */}
+            {user?.isAdmin && <ArticleVisibility key={String(hidden !== null)} hidden={hidden !== null} refused={result?.visibility ?? null} />}
           </>
         )}
       </div>
