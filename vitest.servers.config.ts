@@ -17,6 +17,7 @@ export const SERVERS_OF_THEIR_OWN = [
   "full-disk",
   "graceful-stop",
   "hardening",
+  "hidden-articles",
   "image-memory",
   "lockout",
   "mail-outbox",

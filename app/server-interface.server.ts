@@ -2,7 +2,7 @@ import { env } from "~/config/env.server";
 import { closeWatcher, pageDataStamp } from "~/db/changes.server";
 import { sqlite } from "~/db/connection.server";
 import { VARIANT_FILE } from "~/lib/images";
-import { imageKeyInUse, postExists } from "~/models/posts.server";
+import { imageKeyInUse, postState } from "~/models/posts.server";
 import { imageStore } from "~/services/image-store.server";
 import { requestInfo } from "~/services/request-log.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -41,7 +41,8 @@ export const appForServer = {
   pages: {
     /** Changes whenever anything a page shows changes, by any writer. */
     dataStamp: pageDataStamp,
-    articleExists: postExists,
+    /** Whether an article exists, and whether it is hidden: a hidden one is its author's and the admins' only (readablePost), so no cache keeps its page. */
+    articleState: postState,
     /** Whose pages a request gets: every visitor shares them; a signed-in user (with their admin status) has their own. */
     async readerOf(request: Request): Promise<string> {
       const user = await getCurrentUser(request);

@@ -19,6 +19,8 @@ import { contentSecurityPolicy } from "./security";
  * - An article's history, by its `page` alone: rendering one is a table of
  *   50 rows, milliseconds each time (a comparison or an old revision has
  *   an address for every pair of revisions: those are rendered each time).
+ * - Never a hidden article's page or history (only its author and admins
+ *   read it, rendered each time): a visitor gets the missing article's page.
  * - Keyed by URL and by the reader: visitors share entries; a signed-in user
  *   (with their admin status) has entries of their own, never shown to anyone else.
  * - Pages of a search (`q`) are kept apart, in a smaller store: searches are
@@ -197,17 +199,17 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
       const canonical = onlyListParams(url.searchParams) && !list.unknownTag && `?${url.searchParams}` === (search || "?");
       // Keyed by the canonical form too: the same list spelt with other %-escapes is one entry.
       if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
-      return articleId !== undefined && !pages.articleExists(articleId) ? missingArticle(url) : null;
+      return articleId !== undefined && pages.articleState(articleId) === "missing" ? missingArticle(url) : null;
     }
     const historyOf = HISTORY_PATH.exec(url.pathname)?.[1];
     if (historyOf !== undefined) {
-      return HISTORY_SEARCH.test(url.search) && pages.articleExists(historyOf) ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
+      return HISTORY_SEARCH.test(url.search) && pages.articleState(historyOf) === "shown" ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
     }
     const route = matchRoute(url.pathname);
     // Every unknown address gets the same page.
     if (route?.id === "routes/$") return { key: "404", status: 404, renderUrl: new URL("/404", url) };
     // An article's address written otherwise (%-escapes, a trailing slash).
-    if (route?.id === "routes/posts.$postId" && !pages.articleExists(route.params.postId ?? "")) return missingArticle(url);
+    if (route?.id === "routes/posts.$postId" && pages.articleState(route.params.postId ?? "") === "missing") return missingArticle(url);
     return null;
   }
 
@@ -218,8 +220,14 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     if (!page) return null;
     const signedIn = Boolean(cookie?.includes("dejiny_session="));
     const reader = signedIn ? await pages.readerOf(new Request(url, { headers: { cookie: cookie! } })) : "visitor";
-    // An article whose page is cached exists (any change empties the cache): only a miss asks the database.
-    if (page.articleId !== undefined && !storeOf(page).has(`${reader} ${page.key}`) && !pages.articleExists(page.articleId)) page = missingArticle(url);
+    // An article whose page is cached exists and is shown (any change empties the cache): only a miss asks the database.
+    if (page.articleId !== undefined && !storeOf(page).has(`${reader} ${page.key}`)) {
+      const state = pages.articleState(page.articleId);
+      // A hidden article is its author's and the admins' only: the app answers a signed-in reader each time (and
+      // nothing keeps its page); a visitor gets the very page of an article that does not exist.
+      if (state === "hidden" && signedIn) return null;
+      if (state !== "shown") page = missingArticle(url);
+    }
     return { ...page, key: `${reader} ${page.key}`, signedIn };
   }
 

@@ -21,8 +21,14 @@ export function FormError({ id, text }: { id?: string; text: string | null | und
   );
 }
 
-/** Articles as a list of titles and dates, newest first (the account pages), optionally with edit links. */
-export function ArticleList({ articles, editable = false }: { articles: { id: string; title: string; createdAt: number; updatedAt: number }[]; editable?: boolean }) {
+/** Articles as a list of titles and dates, newest first (the account pages), hidden ones marked, optionally with edit links. */
+export function ArticleList({
+  articles,
+  editable = false,
+}: {
+  articles: { id: string; title: string; createdAt: number; updatedAt: number; hiddenAt: number | null }[];
+  editable?: boolean;
+}) {
   return (
     <ul className="plain-list article-list">
       {articles.map((post) => (
@@ -33,6 +39,12 @@ export function ArticleList({ articles, editable = false }: { articles: { id: st
           <span className="muted">
             <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
             {post.updatedAt > post.createdAt + 1000 && <> · upravené {formatDate(post.updatedAt)}</>}
+            {post.hiddenAt !== null && (
+              <>
+                {" · "}
+                <strong className="article-hidden">skrytý</strong>
+              </>
+            )}
           </span>
           {editable && (
             <Link to={`/posts/${post.id}?edit`} className="article-list-edit" aria-label={`Upraviť: ${post.title}`}>

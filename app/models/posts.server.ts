@@ -74,7 +74,7 @@ export function getPost(id: string) {
   return { ...post, tags: tagsOfPost.all({ id }).map((row) => row.tag) };
 }
 
-const postIdExists = db.select({ id: posts.id }).from(posts).where(eq(posts.id, sql.placeholder("id"))).prepare();
+const postHiddenAt = db.select({ hiddenAt: posts.hiddenAt }).from(posts).where(eq(posts.id, sql.placeholder("id"))).prepare();
 
 /** The newest `limit` posts whole (optionally with a tag), newest first: for the feeds. */
 export function newestPostsWhole({ tag, limit }: { tag: string | null; limit: number }) {
@@ -96,8 +96,10 @@ export function listPostChanges(page: { offset: number; limit: number }): { id: 
   return sitemapPage.all(page);
 }
 
-export function postExists(id: string): boolean {
-  return postIdExists.get({ id }) !== undefined;
+/** Whether an article exists, and whether it is hidden (one primary-key lookup: the page cache asks it on every miss). */
+export function postState(id: string): "shown" | "hidden" | "missing" {
+  const row = postHiddenAt.get({ id });
+  return !row ? "missing" : row.hiddenAt === null ? "shown" : "hidden";
 }
 
 export function countPosts(): number {
@@ -197,7 +199,7 @@ export function deletePostsOf(authorId: string): string[] {
 // An author's articles walk posts_author_created_at_idx (tests/unit/query-plans.test.ts).
 export const authorQueries = {
   postsOfAuthor: db
-    .select({ id: posts.id, title: posts.title, createdAt: posts.createdAt, updatedAt: posts.updatedAt })
+    .select({ id: posts.id, title: posts.title, createdAt: posts.createdAt, updatedAt: posts.updatedAt, hiddenAt: posts.hiddenAt })
     .from(posts)
     .where(eq(posts.authorId, sql.placeholder("authorId")))
     .orderBy(desc(posts.createdAt))
@@ -206,7 +208,7 @@ export const authorQueries = {
 };
 const postsOfAuthor = authorQueries.postsOfAuthor.prepare();
 
-export type AuthoredPost = { id: string; title: string; createdAt: number; updatedAt: number };
+export type AuthoredPost = { id: string; title: string; createdAt: number; updatedAt: number; hiddenAt: number | null };
 
 export function countPostsOf(authorId: string): number {
   return countRows(posts, eq(posts.authorId, authorId));

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import {
   Form,
@@ -20,6 +20,7 @@ import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
 import { ArticleBody } from "~/components/ArticleBody";
 import { ArticlePreview } from "~/components/ArticlePreview";
+import { ArticleVisibility, HiddenNotice } from "~/components/ArticleVisibility";
 import { SourcesField } from "~/components/SourcesField";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { formatDate, isoTime } from "~/lib/dates";
@@ -30,7 +31,6 @@ import { editCount, type EditConflict as EditConflictData } from "~/lib/revision
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { sourcesToTyped } from "~/lib/sources";
-import { getPost } from "~/models/posts.server";
 import { countRevisions } from "~/models/revisions.server";
 import { errorSummary } from "~/lib/errors";
 import type { loader as rootLoader } from "~/root";
@@ -38,17 +38,29 @@ import { env } from "~/config/env.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { answerEditForm } from "~/services/drafts.server";
 import { readForm } from "~/services/forms.server";
-import { mayChangePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
-import { ifStorageFails, onForm } from "~/services/storage-fault.server";
+import { changeVisibility, HIDDEN_PAGE_HEADERS, isVisibilityIntent } from "~/services/hidden-articles.server";
+import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
+import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
 import { getCurrentUser } from "~/services/session.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
-  const post = getPost(params.postId ?? "");
+  const user = await getCurrentUser(request);
+  const post = readablePost(params.postId ?? "", user);
   if (!post) throw data(null, { status: 404 });
   const { tag, limit, q } = readListState(new URL(request.url).searchParams);
+  // Hidden: only its author and admins get here (readablePost); nothing may keep or index their page.
+  const hidden = post.hiddenAt !== null ? { own: user?.id === post.authorId } : null;
   // Revision 1 is the article as published: the edits are the revisions after it.
-  return { post, list: { tag, limit, q }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1 };
+  const page = { post, list: { tag, limit, q }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, hidden };
+  return hidden ? data(page, { headers: HIDDEN_PAGE_HEADERS }) : page;
 }
+
+/** The loader's headers (a hidden article's) on the document too: Remix sends a route's headers only through this export. */
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
+  const headers = new Headers(actionHeaders);
+  for (const [name, value] of loaderHeaders) headers.set(name, value);
+  return headers;
+};
 
 /**
  * Save or delete the article (its author or an admin; the posts service
@@ -62,6 +74,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   const url = new URL(request.url);
   const intent = form.get("intent");
+  // An admin hides the article or shows it again (hidden-articles.server.ts refuses anyone else).
+  if (isVisibilityIntent(intent)) {
+    const decided = await ifStorageFails(() => changeVisibility(permission.user, permission.post.id, intent, form), (fault) => asRefusal(onForm(fault)));
+    if (decided.ok) return redirect(`${url.pathname}${url.search}`, 303);
+    // Not an admin (the author): there is no form to show again.
+    if (decided.status === 403) return data({ ...NOTHING_TO_SHOW, error: decided.error }, { status: 403 });
+    const visibility = { error: decided.error, reason: typedText(String(form.get("reason") ?? "")) };
+    return data({ ...NOTHING_TO_SHOW, visibility }, { status: decided.status, headers: retryAfter(decided.status) });
+  }
   if (intent === "delete" && form.get("confirm") !== "yes") return { ...NOTHING_TO_SHOW, confirmDelete: true };
   // A pending edit kept as a draft, or previewed: the article stays as readers see it.
   if (intent === "draft" || intent === "preview") {
@@ -92,6 +113,8 @@ const NOTHING_TO_SHOW = {
   values: null as EditedValues | null,
   conflict: null as EditConflictData | null,
   preview: null as Preview | null,
+  /** A refused hide or restore: why, and the reason as typed. */
+  visibility: null as { error: string; reason: string } | null,
 };
 
 function editedValues(form: FormData): EditedValues {
@@ -124,7 +147,7 @@ function modeHrefs(pathname: string, search: string) {
 }
 
 function PostView({ editing: editRequested }: { editing: boolean }) {
-  const { post, list, edits } = useLoaderData<typeof loader>();
+  const { post, list, edits, hidden } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
   const { pathname, search } = useLocation();
@@ -207,6 +230,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
         priority
       />
       <div className="overlay-body">
+        {hidden && <HiddenNotice own={hidden.own} />}
         {result?.error && (
           <p className="form-error" id="edit-error" role="alert">
             {result.error}
@@ -264,6 +288,8 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               </p>
             )}
             <ArticleBody content={post.content} sources={post.sources} tags={post.tags} />
+            {/* Keyed by the state, so that the other form starts empty once it has changed. */}
+            {user?.isAdmin && <ArticleVisibility key={String(hidden !== null)} hidden={hidden !== null} refused={result?.visibility ?? null} />}
           </>
         )}
       </div>
@@ -355,6 +381,8 @@ export function ErrorBoundary() {
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [{ title: pageTitle("Článok sa nenašiel") }];
   const { post, publicUrl } = data;
+  // Nothing of a hidden article for search engines or link previews.
+  if (data.hidden) return [{ title: pageTitle(post.title) }, { name: "robots", content: "noindex" }];
   const url = `${publicUrl}/posts/${post.id}`;
   return [
     { title: pageTitle(post.title) },

@@ -9,13 +9,13 @@ import { formatDateTime, isoTime } from "~/lib/dates";
 import { editCount, historyPage, REVISIONS_PER_PAGE, sizeChange } from "~/lib/revisions";
 import { canModify } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
-import { getPost } from "~/models/posts.server";
 import { countRevisions, listRevisions } from "~/models/revisions.server";
 import { BusyError, retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
-import { mayChangePost } from "~/services/posts.server";
+import { HIDDEN_PAGE_HEADERS } from "~/services/hidden-articles.server";
+import { mayChangePost, readablePost } from "~/services/posts.server";
 import { compareRevisions, findRevision, restoreRevision } from "~/services/revisions.server";
-import { getCurrentUser } from "~/services/session.server";
+import { getCurrentUser, type CurrentUser } from "~/services/session.server";
 
 /**
  * An article's history, for everyone: its revisions newest first, paged with
@@ -40,9 +40,16 @@ function busy(error: unknown): never {
 }
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
-  const post = getPost(params.postId ?? "") ?? notFound();
-  const query = new URL(request.url).searchParams;
-  const article = { id: post.id, title: post.title };
+  const user = await getCurrentUser(request);
+  // A hidden article's history is its author's and the admins' only, as the article is.
+  const post = readablePost(params.postId ?? "", user) ?? notFound();
+  const page = await historyOf(post, user, new URL(request.url).searchParams);
+  return post.hiddenAt === null ? page : data(page, { headers: HIDDEN_PAGE_HEADERS });
+}
+
+/** The list, a comparison or an old revision, as the address asks. */
+async function historyOf(post: NonNullable<ReturnType<typeof readablePost>>, user: CurrentUser | null, query: URLSearchParams) {
+  const article = { id: post.id, title: post.title, hidden: post.hiddenAt !== null };
   if (query.has("revision")) {
     const revision = findRevision(post.id, query.get("revision")) ?? notFound();
     return {
@@ -52,7 +59,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       // Only the article's own image has its size kept (images do not change on edits today).
       image: revision.image === post.image ? { key: post.image, width: post.imageWidth, height: post.imageHeight } : null,
       current: revision.number === countRevisions(post.id),
-      mayRestore: canModify(await getCurrentUser(request), post),
+      mayRestore: canModify(user, post),
     };
   }
   if (query.has("from") || query.has("to")) {
@@ -66,8 +73,8 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   return { mode: "list" as const, post: article, total, page, pages, revisions };
 }
 
-/** A thrown answer's headers on the document too (the busy answer's Retry-After): Remix sends a route's headers only through this export. */
-export const headers: HeadersFunction = ({ errorHeaders }) => errorHeaders ?? {};
+/** A thrown answer's headers (the busy answer's Retry-After), or a hidden article's, on the document too: Remix sends a route's headers only through this export. */
+export const headers: HeadersFunction = ({ errorHeaders, loaderHeaders }) => errorHeaders ?? loaderHeaders;
 
 const NO_ANSWER = { error: null as string | null, confirmRestore: false };
 
@@ -178,5 +185,5 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [];
   const what = { list: "História", compare: "Porovnanie verzií", revision: "Staršia verzia" }[data.mode];
   // An old text and a comparison are not the article: search engines should find the article itself.
-  return [{ title: pageTitle(`${what}: ${data.post.title}`) }, ...(data.mode === "list" ? [] : [{ name: "robots", content: "noindex" }])];
+  return [{ title: pageTitle(`${what}: ${data.post.title}`) }, ...(data.mode === "list" && !data.post.hidden ? [] : [{ name: "robots", content: "noindex" }])];
 };

@@ -16,7 +16,8 @@ import { requireUser } from "~/services/session.server";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const post = getPost(params.postId ?? "");
-  if (!post) throw data(null, { status: 404 });
+  // A hidden article is reported no more (reportPost refuses it too), whoever asks.
+  if (!post || post.hiddenAt !== null) throw data(null, { status: 404 });
   return { post: { id: post.id, title: post.title }, own: post.authorId === user.id };
 }
 

@@ -1,7 +1,9 @@
-import { isAccountAction } from "~/lib/moderation";
+import { isAccountAction, isReportDecision, REPORT_DECISIONS } from "~/lib/moderation";
 import { showHiddenControls } from "~/lib/rules";
+import { getPost } from "~/models/posts.server";
 import { getUserByEmail, listUsers } from "~/models/users.server";
 import { removeDemoContent } from "./demo.server";
+import { decideReports, hidePost, restoreHidden, type DecisionResult } from "./moderation-decisions.server";
 import { moderateAccount } from "./moderation.server";
 
 const USAGE = `Usage: npm run admin -- <command>
@@ -12,7 +14,16 @@ const USAGE = `Usage: npm run admin -- <command>
   remove-articles <email>   delete every article of the account, with its images
   remove-demo               delete the demo articles, with their images (they do not come back)
   list                      list the accounts
-Every change is written to the moderation log (/admin/log).`;
+  hide <post-id> <reason…>  hide the article from everyone but its author and admins (the author is told why)
+  restore <post-id> <reason…>
+                            show a hidden article again
+  resolve <post-id> <decision> <reason…>
+                            decide the article's open reports; <decision> is one of
+                            ${REPORT_DECISIONS.join(", ")}
+A post id is the last part of the article's address (/posts/<post-id>). The
+reason is what the author, the reporters and the public log read (at most 500
+characters). Every change is written to the moderation log (/admin/log); its
+mails are queued and the running site sends them.`;
 
 const COMMANDS = { grant: "grant", revoke: "revoke", disable: "disable", enable: "enable", "remove-articles": "removeArticles" } as const;
 
@@ -33,6 +44,7 @@ export async function runAdminCommand(args: string[]): Promise<{ code: number; o
     const removed = await removeDemoContent();
     return { code: 0, output: removed ? `remove-demo: removed ${removed} demo articles with their images.` : "remove-demo: there are no demo articles." };
   }
+  if (command === "hide" || command === "restore" || command === "resolve") return await decideArticle(command, args.slice(1));
   const action = Object.hasOwn(COMMANDS, command ?? "") ? COMMANDS[command as keyof typeof COMMANDS] : undefined;
   if (!isAccountAction(action) || !email) return { code: 2, output: USAGE };
   const user = getUserByEmail(email);
@@ -40,4 +52,27 @@ export async function runAdminCommand(args: string[]): Promise<{ code: number; o
   const result = await moderateAccount("command line", user.id, action);
   if (!result.ok) return { code: 1, output: `${command}: refused for ${showHiddenControls(user.email)}: ${result.error}` };
   return { code: 0, output: `${command}: done for ${showHiddenControls(user.email)}. ${result.message}` };
+}
+
+/** hide, restore and resolve: the decisions of the admin pages (moderation-decisions.server.ts), by "the command line". */
+async function decideArticle(command: "hide" | "restore" | "resolve", args: string[]): Promise<{ code: number; output: string }> {
+  const [postId = "", ...rest] = args;
+  const decision = command === "resolve" ? rest.shift() : undefined;
+  const reason = rest.join(" ");
+  if (!postId || (command === "resolve" && !isReportDecision(decision))) return { code: 2, output: USAGE };
+  const post = getPost(postId);
+  if (!post) return { code: 1, output: `No article with the id ${showHiddenControls(postId)}.` };
+  let result: DecisionResult;
+  if (command === "hide") result = await hidePost("command line", post.id, { reason });
+  else if (command === "restore") result = restoreHidden("command line", post.id, { reason });
+  else {
+    const form = new FormData();
+    form.set("post", post.id);
+    form.set("decision", decision!);
+    form.set("reason", reason);
+    result = await decideReports("command line", form);
+  }
+  const what = `„${showHiddenControls(post.title)}“ (${post.id})`;
+  if (!result.ok) return { code: 1, output: `${command}: refused for ${what}: ${result.error}` };
+  return { code: 0, output: `${command}: done for ${what}. ${result.message}` };
 }

@@ -231,9 +231,21 @@ type Post = NonNullable<ReturnType<typeof getPost>>;
 /** Leave to change an article; only mayChangePost hands it out. */
 export type ChangePermission = { ok: true; post: Post; user: CurrentUser };
 
-/** Only an article's author or an admin may change it (404 when there is no such article). */
-export function mayChangePost(user: CurrentUser | null, postId: string): ChangePermission | PostRefusal {
+/**
+ * Who may read an article: anyone, unless it is hidden (posts.hidden_at, a
+ * moderators' decision): then only its author and admins. Anyone else gets
+ * undefined, exactly as for an id that does not exist. The one rule for the
+ * article's page, its history and its changes; lists, search, feeds and the
+ * sitemap skip hidden rows in their queries.
+ */
+export function readablePost(postId: string, user: CurrentUser | null): Post | undefined {
   const post = getPost(postId);
+  return post && (post.hiddenAt === null || canModify(user, post)) ? post : undefined;
+}
+
+/** Only an article's author or an admin may change it (404 when there is no such article, or it is hidden from this user). */
+export function mayChangePost(user: CurrentUser | null, postId: string): ChangePermission | PostRefusal {
+  const post = readablePost(postId, user);
   if (!post) return refusal(404, "");
   if (!user || !canModify(user, post)) return refusal(403, POST_MESSAGES.forbidden);
   return { ok: true, post, user };

@@ -136,6 +136,17 @@ describe("npm run admin", () => {
     expect(await admin("bogus")).toMatchObject({ code: 2, output: expect.stringContaining("Usage") });
   });
 
+  it("hides and restores an article on the configured database (the rest: tests/integration/hidden-articles.test.ts)", async () => {
+    const { client } = await registerUser(server.url);
+    const postId = (await publish(client, "Článok na skrytie z príkazového riadku"))!;
+    expect((await admin("bogus")).output).toMatch(/hide <post-id> <reason…>[\s\S]*restore <post-id> <reason…>[\s\S]*resolve <post-id> <decision> <reason…>/);
+    expect(await admin("hide", postId, "Skúška.")).toMatchObject({ code: 0, output: expect.stringContaining("Článok je skrytý.") });
+    expect((await new Client(server.url).get(`/posts/${postId}`)).response.status).toBe(404);
+    expect(await admin("restore", postId, "Skúška.")).toMatchObject({ code: 0, output: expect.stringContaining("Článok je znova zverejnený.") });
+    expect((await new Client(server.url).get(`/posts/${postId}`)).response.status).toBe(200);
+    expect(await admin("hide", "nic-take", "Skúška.")).toMatchObject({ code: 1, output: expect.stringContaining("No article with the id nic-take.") });
+  });
+
   it("remove-demo removes the demo articles with their images, logs it, and they do not come back", async () => {
     const demoDir = mkdtempSync(path.join(tmpdir(), "dejiny-demo-"));
     let site = await startServer({ DEMO_CONTENT: "on" }, demoDir);

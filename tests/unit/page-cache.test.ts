@@ -57,7 +57,7 @@ describe("searches in the page cache", () => {
   // The cache in front of a stand-in app that counts its renderings of each address.
   const renders = new Map<string, number>();
   const cache = createPageCache({
-    pages: { dataStamp: () => 0, articleExists: () => true, readerOf: async () => "visitor" },
+    pages: { dataStamp: () => 0, articleState: () => "shown" as const, readerOf: async () => "visitor" },
     render: async (request) => {
       const { pathname, search } = new URL(request.url);
       renders.set(`${pathname}${search}`, (renders.get(`${pathname}${search}`) ?? 0) + 1);
