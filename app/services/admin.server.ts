@@ -9,7 +9,8 @@ import { moderateAccount } from "./moderation.server";
 const USAGE = `Usage: npm run admin -- <command>
   grant <email>             make the account an admin
   revoke <email>            take admin rights away (not from the last active admin)
-  disable <email>           stop the account from signing in (its sessions end at once)
+  disable <email> <reason…> stop the account from signing in (its sessions end at once;
+                            its owner is told the reason and may contest it)
   enable <email>            allow a disabled account to sign in again
   remove-articles <email>   delete every article of the account, with its images
   remove-demo               delete the demo articles, with their images (they do not come back)
@@ -49,7 +50,7 @@ export async function runAdminCommand(args: string[]): Promise<{ code: number; o
   if (!isAccountAction(action) || !email) return { code: 2, output: USAGE };
   const user = getUserByEmail(email);
   if (!user) return { code: 1, output: `No account with the e-mail ${showHiddenControls(email)}.` };
-  const result = await moderateAccount("command line", user.id, action);
+  const result = await moderateAccount("command line", user.id, action, { reason: args.slice(2).join(" ") });
   if (!result.ok) return { code: 1, output: `${command}: refused for ${showHiddenControls(user.email)}: ${result.error}` };
   return { code: 0, output: `${command}: done for ${showHiddenControls(user.email)}. ${result.message}` };
 }

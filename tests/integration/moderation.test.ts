@@ -147,7 +147,7 @@ describe("admin actions on accounts", () => {
     // An admin who cannot sign in (the demo author has no password) does not count.
     expect((await cli("grant", "demo@dejiny.invalid")).code).toBe(0);
     for (const command of ["revoke", "disable"]) {
-      const refused = await cli(command, keeper);
+      const refused = await cli(command, keeper, "Posledný pokus.");
       expect(refused.code).toBe(1);
       expect(refused.output).toContain("posledný aktívny administrátor");
     }

@@ -128,7 +128,8 @@ describe("npm run admin", () => {
     expect((await admin("grant", second)).code).toBe(0);
     expect((await admin("revoke", email)).code).toBe(0);
     expect((await admin("list")).output).toMatch(new RegExp(`${email}\\s.*user`));
-    expect((await admin("disable", email)).code).toBe(0);
+    expect(await admin("disable", email)).toMatchObject({ code: 1, output: expect.stringContaining("Napíšte odôvodnenie") });
+    expect((await admin("disable", email, "Opakovaný", "spam.")).code).toBe(0);
     expect(await client.isSignedIn()).toBe(false);
     expect((await admin("list")).output).toMatch(new RegExp(`${email}\\s.*disabled`));
     expect((await admin("enable", email)).code).toBe(0);
