@@ -125,14 +125,14 @@ function DecisionTable({ decisions }: { decisions: PublicDecision[] }) {
             <th scope="row" data-label="Rozhodnutie">
               {decisionLabel(decision.action)}
             </th>
-            <td data-label="Článok">
+            <td data-label="Článok" className="public-log-text">
               <ArticleCell article={decision.article} />
             </td>
             <td data-label="Podnet">{decision.ground}</td>
-            <td data-label="Odôvodnenie" className="public-log-reason">
+            <td data-label="Odôvodnenie" className="public-log-text">
               {decision.reason}
             </td>
-            <td data-label="Námietka">{decision.appeal ? appealOutcome(decision.appeal) : "—"}</td>
+            <td data-label="Námietka" className="public-log-text">{decision.appeal ? appealOutcome(decision.appeal) : "—"}</td>
           </tr>
         ))}
       </tbody>
