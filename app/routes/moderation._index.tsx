@@ -77,13 +77,7 @@ function MonthTable({ months }: { months: MonthCount[] }) {
     <section aria-labelledby="mesiace">
       <h2 id="mesiace">Po mesiacoch</h2>
       <table className="month-table">
-        <thead>
-          <tr>
-            <th scope="col">Mesiac</th>
-            <th scope="col">Rozhodnutia</th>
-            <th scope="col">z toho opodstatnené</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={["Mesiac", "Rozhodnutia", "z toho opodstatnené"]} />
         <tbody>
           {months.map((month) => (
             <tr key={month.month}>
@@ -98,6 +92,20 @@ function MonthTable({ months }: { months: MonthCount[] }) {
   );
 }
 
+function ColumnHeads({ names }: { names: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {names.map((name) => (
+          <th key={name} scope="col">
+            {name}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 function ArticleCell({ article }: { article: PublicDecision["article"] }) {
   if (typeof article === "string") return <span className="unnamed-article">{UNNAMED_ARTICLE[article]}</span>;
   return <Link to={`/posts/${article.id}`}>{article.title}</Link>;
@@ -106,16 +114,7 @@ function ArticleCell({ article }: { article: PublicDecision["article"] }) {
 function DecisionTable({ decisions }: { decisions: PublicDecision[] }) {
   return (
     <table className="log-table public-log-table">
-      <thead>
-        <tr>
-          <th scope="col">Kedy</th>
-          <th scope="col">Rozhodnutie</th>
-          <th scope="col">Článok</th>
-          <th scope="col">Podnet</th>
-          <th scope="col">Odôvodnenie</th>
-          <th scope="col">Námietka</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={["Kedy", "Rozhodnutie", "Článok", "Podnet", "Odôvodnenie", "Námietka"]} />
       <tbody>
         {decisions.map((decision) => (
           <tr key={decision.id} id={`rozhodnutie-${decision.id}`}>

@@ -1,9 +1,8 @@
-import FeedParser from "feedparser";
-import { Readable } from "node:stream";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
 import { runBuildCommand } from "../support/commands";
+import { parseFeed } from "../support/feeds";
 import { readDatabase } from "../support/http";
 
 const base = inject("baseUrl");
@@ -14,20 +13,6 @@ const query = <T>(sql: string, ...params: unknown[]) => readDatabase(paths.datab
 const write = (work: (db: import("better-sqlite3").Database) => void) => readDatabase(paths.databasePath, work, true);
 const userId = (email: string) => query<{ id: string }>("SELECT id FROM users WHERE email = ?", email)[0].id;
 const decisionOf = (reason: string) => query<{ id: number; post_id: string }>("SELECT id, post_id FROM moderation_decisions WHERE reason = ?", reason)[0];
-
-/** A feed as a real feed reader reads it (feedparser, strict XML), as tests/integration/feeds.test.ts does. */
-function parseFeed(xml: string): Promise<{ meta: FeedParser.Meta; items: FeedParser.Item[] }> {
-  return new Promise((resolve, reject) => {
-    const parser = new FeedParser({ strict: true });
-    const items: FeedParser.Item[] = [];
-    parser.on("error", reject);
-    parser.on("readable", () => {
-      for (let item = parser.read(); item; item = parser.read()) items.push(item);
-    });
-    parser.on("end", () => resolve({ meta: parser.meta, items }));
-    Readable.from([xml]).pipe(parser);
-  });
-}
 
 async function newAdmin(name: string): Promise<{ client: Client; email: string }> {
   const { client, email } = await registerUser(base, { displayName: name });
