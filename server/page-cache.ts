@@ -4,6 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { pageCacheControl } from "~/lib/cache-control";
 import { listSearch, readListState } from "~/lib/links";
+import { PUBLIC_LOG_PATH } from "~/lib/public-log";
 import type { AppForServer } from "~/server-interface.server";
 import { contentSecurityPolicy } from "./security";
 
@@ -21,6 +22,9 @@ import { contentSecurityPolicy } from "./security";
  *   an address for every pair of revisions: those are rendered each time).
  * - Never a hidden article's page or history (only its author and admins
  *   read it, rendered each time): a visitor gets the missing article's page.
+ * - The public moderation log (/moderation), by its `page` alone: the route
+ *   redirects any other spelling of a page, and a page past the last, to
+ *   the page it shows, and a redirect is not kept.
  * - Keyed by URL and by the reader: visitors share entries; a signed-in user
  *   (with their admin status) has entries of their own, never shown to anyone else.
  * - Pages of a search (`q`) are kept apart, in a smaller store: searches are
@@ -58,8 +62,8 @@ const CACHEABLE_PATH = /^\/(?:posts(?:\/[\w-]+)?|conflicts)?$/;
 const CACHEABLE_PARAMS = new Set(["q", "tag", "limit"]);
 const ARTICLE_PATH = /^\/posts\/([\w-]+)$/;
 const HISTORY_PATH = /^\/posts\/([\w-]+)\/history$/;
-// Page numbers as the history writes them (app/lib/revisions.ts historyPage); a page past the last answers 404 and is not kept.
-const HISTORY_SEARCH = /^(?:\?page=[1-9]\d{0,5})?$/;
+// Page numbers as the history and the public log write them; a page past the last answers 404 (the history) or a redirect (the log), and is not kept.
+const PAGE_SEARCH = /^(?:\?page=[1-9]\d{0,5})?$/;
 
 export type Entry = {
   status: 200 | 404;
@@ -203,8 +207,10 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     }
     const historyOf = HISTORY_PATH.exec(url.pathname)?.[1];
     if (historyOf !== undefined) {
-      return HISTORY_SEARCH.test(url.search) && pages.articleState(historyOf) === "shown" ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
+      return PAGE_SEARCH.test(url.search) && pages.articleState(historyOf) === "shown" ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
     }
+    // Its route redirects a page number written otherwise (or past the last): only real pages are kept.
+    if (url.pathname === PUBLIC_LOG_PATH) return PAGE_SEARCH.test(url.search) ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
     const route = matchRoute(url.pathname);
     // Every unknown address gets the same page.
     if (route?.id === "routes/$") return { key: "404", status: 404, renderUrl: new URL("/404", url) };

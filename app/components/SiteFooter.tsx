@@ -8,7 +8,7 @@ export function useSiteSettings(): SiteSettings | undefined {
   return useRouteLoaderData<{ site: SiteSettings }>("root")?.site;
 }
 
-/** The site's name, its feed, and the owner's contact address when one is configured (CONTACT_EMAIL). */
+/** The site's name, its feed, the public moderation log, and the owner's contact address when one is configured (CONTACT_EMAIL). */
 export function SiteFooter() {
   const contactEmail = useSiteSettings()?.contactEmail;
   return (
@@ -21,6 +21,9 @@ export function SiteFooter() {
           <a href="/feed.xml" type="application/atom+xml">
             Nové články v čítačke (Atom)
           </a>
+        </li>
+        <li>
+          <a href="/moderation">Verejný záznam moderovania</a>
         </li>
         {contactEmail && (
           <li>

@@ -15,3 +15,33 @@ export function formatDateTime(ms: number): string {
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+const monthFormat = new Intl.DateTimeFormat("sk-SK", { month: "long", year: "numeric", timeZone: TIME_ZONE });
+const zoneParts = new Intl.DateTimeFormat("en-US", { timeZone: TIME_ZONE, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+
+/** "november 2026" (the month `ms` falls in, in the site's time zone). */
+export function formatMonth(ms: number): string {
+  return monthFormat.format(ms);
+}
+
+/** The site's time zone's wall clock at `ms`, as if it were UTC; minus `ms`, the zone's offset then. */
+function wallClock(ms: number): { year: number; month: number; offset: number } {
+  const part = Object.fromEntries(zoneParts.formatToParts(ms).map((p) => [p.type, Number(p.value)]));
+  const asUtc = Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second);
+  return { year: part.year, month: part.month - 1, offset: asUtc - Math.floor(ms / 1000) * 1000 };
+}
+
+/**
+ * The months up to the one `now` is in, newest first, each as the time range
+ * [from, to) of the site's time zone (Europe/Bratislava: a month begins at
+ * its local midnight, whether in summer or winter time).
+ */
+export function recentMonths(now: number, count: number): { from: number; to: number }[] {
+  const { year, month } = wallClock(now);
+  // Summer time never starts or ends on the first of a month: the offset at UTC midnight is the offset at local midnight.
+  const start = (n: number) => {
+    const utcMidnight = Date.UTC(year, month - n, 1);
+    return utcMidnight - wallClock(utcMidnight).offset;
+  };
+  return Array.from({ length: count }, (_, n) => ({ from: start(n), to: start(n - 1) }));
+}

@@ -1,5 +1,5 @@
-import { and, desc, eq, sql } from "drizzle-orm";
-import { countRows, db } from "~/db/connection.server";
+import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { countRows, db, sqlite } from "~/db/connection.server";
 import { appeals, moderationDecisions, posts } from "~/db/schema.server";
 
 export type Decision = typeof moderationDecisions.$inferSelect;
@@ -52,11 +52,36 @@ export function decisionsByIds(ids: number[]): Map<number, Decision> {
 }
 
 /**
- * A page of the public log, newest first: the title only while the article
- * is there for everyone (a deleted or hidden article is not named), the
- * appeal's outcome once there is one. No reporter, e-mail or moderator.
+ * A page of the public log, newest first: the article's id and title only
+ * while it is there for everyone (a deleted or hidden article is not named,
+ * and its address not given), the appeal's outcome once it is decided (an
+ * open appeal changes no page: only its decision does, through migration
+ * 0017's trigger). No reporter, e-mail or moderator.
  */
 export function listPublicDecisions(page: { offset: number; limit: number }) {
+  return publicLogQueries.page(page).all();
+}
+
+export const publicLogQueries = {
+  page: publicDecisionsPage,
+  // Each range is one search of moderation_decisions_created_idx; the actions are looked up in the rows it finds.
+  months: `
+  SELECT count(d.id) AS total, coalesce(sum(d.action IN (SELECT value FROM json_each(:upheld))), 0) AS upheld
+  FROM json_each(:ranges) AS r
+  LEFT JOIN moderation_decisions AS d ON d.created_at >= r.value ->> 0 AND d.created_at < r.value ->> 1
+  GROUP BY r.key
+  ORDER BY r.key`,
+};
+
+function publicDecisionsPage(page: { offset: number; limit: number }) {
+  // The page's ids first, from the index alone: a deep page skips index entries, not joined rows.
+  const ids = db
+    .select({ id: moderationDecisions.id })
+    .from(moderationDecisions)
+    .orderBy(desc(moderationDecisions.createdAt), desc(moderationDecisions.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const visible = and(isNotNull(posts.id), isNull(posts.hiddenAt));
   return db
     .select({
       id: moderationDecisions.id,
@@ -65,36 +90,31 @@ export function listPublicDecisions(page: { offset: number; limit: number }) {
       ground: moderationDecisions.ground,
       groundDetail: moderationDecisions.groundDetail,
       reason: moderationDecisions.reason,
-      postId: posts.id,
-      postTitle: sql<string | null>`CASE WHEN ${posts.hiddenAt} IS NULL THEN ${posts.title} END`,
+      postId: sql<string | null>`CASE WHEN ${visible} THEN ${posts.id} END`,
+      postTitle: sql<string | null>`CASE WHEN ${visible} THEN ${posts.title} END`,
+      article: sql<"visible" | "hidden" | "deleted" | "none">`CASE WHEN ${moderationDecisions.postId} IS NULL THEN 'none' WHEN ${posts.id} IS NULL THEN 'deleted' WHEN ${posts.hiddenAt} IS NOT NULL THEN 'hidden' ELSE 'visible' END`,
       appealState: appeals.state,
       appealDecidedAt: appeals.decidedAt,
       appealReason: appeals.reason,
     })
     .from(moderationDecisions)
     .leftJoin(posts, eq(posts.id, moderationDecisions.postId))
-    .leftJoin(appeals, eq(appeals.decisionId, moderationDecisions.id))
-    .orderBy(desc(moderationDecisions.id))
-    .limit(page.limit)
-    .offset(page.offset)
-    .all();
+    .leftJoin(appeals, and(eq(appeals.decisionId, moderationDecisions.id), ne(appeals.state, "open")))
+    .where(inArray(moderationDecisions.id, ids))
+    .orderBy(desc(moderationDecisions.createdAt), desc(moderationDecisions.id));
 }
 
 export function countDecisions(): number {
   return countRows(moderationDecisions);
 }
 
-/** Decisions per month ("2026-11"), newest first: at most `months` rows. */
-export function decisionsPerMonth(months: number) {
-  return db
-    .select({
-      month: sql<string>`strftime('%Y-%m', ${moderationDecisions.createdAt} / 1000, 'unixepoch')`.as("month"),
-      upheld: sql<number>`sum(${moderationDecisions.action} IN ('requestFix', 'hide', 'delete', 'disable'))`,
-      total: sql<number>`count(*)`,
-    })
-    .from(moderationDecisions)
-    .groupBy(sql`month`)
-    .orderBy(desc(sql`month`))
-    .limit(months)
-    .all();
+const monthCounts = sqlite.prepare<{ ranges: string; upheld: string }, { total: number; upheld: number }>(publicLogQueries.months);
+
+/**
+ * How many decisions fall in each time range [from, to) (the months of the
+ * public log), and how many of them have one of the `upheld` actions; one
+ * row per range, in their order.
+ */
+export function decisionsInRanges(ranges: { from: number; to: number }[], upheld: readonly string[]): { total: number; upheld: number }[] {
+  return monthCounts.all({ ranges: JSON.stringify(ranges.map((r) => [r.from, r.to])), upheld: JSON.stringify(upheld) });
 }

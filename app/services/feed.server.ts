@@ -7,7 +7,7 @@ import { LINK_REL, linkCitations, type Source } from "~/lib/sources";
 import { escapeXml } from "~/lib/xml";
 import { siteChangedAt } from "~/models/meta.server";
 import { newestPostsWhole } from "~/models/posts.server";
-import { etagOf } from "./http-cache.server";
+import { conditionalResponse, etagOf } from "./http-cache.server";
 
 /** How many articles a feed carries. */
 export const FEED_SIZE = 20;
@@ -69,4 +69,15 @@ export function atomFeed(tag: string | null): Feed {
     "</feed>",
   ].join("\n");
   return { body, etag: etagOf(body), lastModified: changedAt > 0 ? new Date(changedAt) : null };
+}
+
+/** A feed as its answer: the same for everyone, so any cache may keep it a few minutes; 304 when the reader has it. */
+export function atomResponse(request: Request, feed: Feed): Response {
+  return conditionalResponse(request, {
+    body: feed.body,
+    etag: feed.etag,
+    lastModified: feed.lastModified,
+    contentType: "application/atom+xml; charset=utf-8",
+    cacheControl: "public, max-age=300",
+  });
 }

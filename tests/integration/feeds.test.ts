@@ -1,29 +1,12 @@
-import FeedParser from "feedparser";
-import { Readable } from "node:stream";
 import { describe, expect, inject, it } from "vitest";
 import { registerUser } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
 import { postForm } from "../../scripts/lib/publish";
+import { parseFeed } from "../support/feeds";
 import { getPage, readDatabase } from "../support/http";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");
-
-type Parsed = { meta: FeedParser.Meta; items: FeedParser.Item[] };
-
-/** A feed as a real feed reader reads it (feedparser, strict XML). */
-function parseFeed(xml: string): Promise<Parsed> {
-  return new Promise((resolve, reject) => {
-    const parser = new FeedParser({ strict: true });
-    const items: FeedParser.Item[] = [];
-    parser.on("error", reject);
-    parser.on("readable", () => {
-      for (let item = parser.read(); item; item = parser.read()) items.push(item);
-    });
-    parser.on("end", () => resolve({ meta: parser.meta, items }));
-    Readable.from([xml]).pipe(parser);
-  });
-}
 
 const newestIds = (limit: number, tag?: string) =>
   readDatabase(databasePath, (db) =>
