@@ -100,7 +100,7 @@ export function AppealQueue({ appeals, values }: { appeals: QueuedAppeal[]; valu
           <Form method="post" className="stack-form">
             <input type="hidden" name="intent" value="decideAppeal" />
             <input type="hidden" name="appeal" value={appeal.id} />
-            <ReasonField id={`appeal-reason-${appeal.id}`} label="Odôvodnenie pre autora" value={values?.appeal === appeal.id ? values.reason : ""} invalid={false} />
+            <ReasonField id={`appeal-reason-${appeal.id}`} label="Odôvodnenie (prečíta si ho autor aj verejný záznam moderovania)" value={values?.appeal === appeal.id ? values.reason : ""} invalid={false} />
             <div className="button-row">
               <button type="submit" name="outcome" value="granted" className="button button-small">
                 Vyhovieť námietke

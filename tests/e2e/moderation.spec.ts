@@ -250,7 +250,7 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   await open(second.page, "/admin", jsEnabled);
   const appeal = second.page.locator("#namietky ~ .report-list > li").filter({ hasText: doubtful });
   await expect(appeal).toContainText("Dátum 29. augusta 1526 uvádza Kronika; prameň dopĺňam.");
-  await appeal.getByLabel("Odôvodnenie pre autora").fill("Prameň je doložený, článok vraciame.");
+  await appeal.getByLabel(/^Odôvodnenie/).fill("Prameň je doložený, článok vraciame.");
   await appeal.getByRole("button", { name: "Vyhovieť námietke" }).click();
   await expect(second.page.getByRole("status")).toHaveText("Rozhodnutie o námietke je zapísané; autor dostane e-mail.");
   await second.context.close();

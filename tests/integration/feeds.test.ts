@@ -11,8 +11,8 @@ const databasePath = inject("databasePath");
 const newestIds = (limit: number, tag?: string) =>
   readDatabase(databasePath, (db) =>
     (tag
-      ? db.prepare("SELECT p.id FROM posts p JOIN post_tags t ON t.post_id = p.id WHERE t.tag = ? ORDER BY p.created_at DESC, p.id LIMIT ?").all(tag, limit)
-      : db.prepare("SELECT id FROM posts ORDER BY created_at DESC, id LIMIT ?").all(limit)
+      ? db.prepare("SELECT p.id FROM posts p JOIN post_tags t ON t.post_id = p.id WHERE t.tag = ? AND p.hidden_at IS NULL ORDER BY p.created_at DESC, p.id LIMIT ?").all(tag, limit)
+      : db.prepare("SELECT id FROM posts WHERE hidden_at IS NULL ORDER BY created_at DESC, id LIMIT ?").all(limit)
     ).map((row) => (row as { id: string }).id),
   );
 
@@ -107,7 +107,7 @@ describe("sitemap and robots.txt", () => {
     expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
     const xml = await response.text();
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    const all = readDatabase(databasePath, (db) => db.prepare("SELECT id, updated_at FROM posts ORDER BY created_at DESC, id").all() as { id: string; updated_at: number }[]);
+    const all = readDatabase(databasePath, (db) => db.prepare("SELECT id, updated_at FROM posts WHERE hidden_at IS NULL ORDER BY created_at DESC, id").all() as { id: string; updated_at: number }[]);
     expect(locs.slice(2).map((loc) => loc.split("/").pop())).toEqual(all.map((post) => post.id));
     expect(locs[0]).toMatch(/^http:\/\/[^/]+\/$/);
     const lastmods = [...xml.matchAll(/<lastmod>([^<]+)<\/lastmod>/g)].map((m) => m[1]);
