@@ -28,7 +28,7 @@ describe("the page cache sees every writer", () => {
     const before = await titles();
     expect(await titles()).toEqual(before); // now served from the cache
     const db = new Database(server.databasePath);
-    const { id } = db.prepare("SELECT id FROM posts ORDER BY created_at DESC, id LIMIT 1").get() as { id: string };
+    const { id } = db.prepare("SELECT id FROM posts WHERE hidden_at IS NULL ORDER BY created_at DESC, id LIMIT 1").get() as { id: string };
     db.prepare("UPDATE posts SET title = 'Prepísané zvonka' WHERE id = ?").run(id);
     db.prepare("UPDATE users SET display_name = 'Redakcia zvonka' WHERE id = (SELECT author_id FROM posts WHERE id = ?)").run(id);
     db.close();

@@ -10,7 +10,7 @@ const uploadsDir = inject("uploadsDir");
 
 type Row = { id: string; title: string };
 const newest = (limit: number) =>
-  readDatabase(databasePath, (db) => db.prepare("SELECT id, title FROM posts ORDER BY created_at DESC, id LIMIT ?").all(limit) as Row[]);
+  readDatabase(databasePath, (db) => db.prepare("SELECT id, title FROM posts WHERE hidden_at IS NULL ORDER BY created_at DESC, id LIMIT ?").all(limit) as Row[]);
 const newestWithTag = (tag: string) =>
   readDatabase(
     databasePath,
