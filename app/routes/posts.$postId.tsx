@@ -18,6 +18,7 @@ import { EditConflict } from "~/components/EditConflict";
 import { SummaryField } from "~/components/Field";
 import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
+import { PassageFlags } from "~/components/PassageFlags";
 import { ArticleBody } from "~/components/ArticleBody";
 import { ArticlePreview } from "~/components/ArticlePreview";
 import { SourcesField } from "~/components/SourcesField";
@@ -28,6 +29,7 @@ import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { editCount, type EditConflict as EditConflictData } from "~/lib/revisions";
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
+import { passageReportHref } from "~/lib/passages";
 import { pageTitle } from "~/lib/site";
 import { sourcesToTyped } from "~/lib/sources";
 import { getPost } from "~/models/posts.server";
@@ -38,6 +40,7 @@ import { env } from "~/config/env.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { answerEditForm } from "~/services/drafts.server";
 import { readForm } from "~/services/forms.server";
+import { passageFlagsFor } from "~/services/reports.server";
 import { mayChangePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
 import { ifStorageFails, onForm } from "~/services/storage-fault.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -45,9 +48,12 @@ import { getCurrentUser } from "~/services/session.server";
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const post = getPost(params.postId ?? "");
   if (!post) throw data(null, { status: 404 });
-  const { tag, limit, q } = readListState(new URL(request.url).searchParams);
+  const { searchParams } = new URL(request.url);
+  const { tag, limit, q } = readListState(searchParams);
+  // The open "Zdroj?" flags of its passages, on the edit form of whoever may edit it.
+  const flags = searchParams.has("edit") ? passageFlagsFor(await getCurrentUser(request), post) : [];
   // Revision 1 is the article as published: the edits are the revisions after it.
-  return { post, list: { tag, limit, q }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1 };
+  return { post, list: { tag, limit, q }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, flags };
 }
 
 /**
@@ -124,7 +130,7 @@ function modeHrefs(pathname: string, search: string) {
 }
 
 function PostView({ editing: editRequested }: { editing: boolean }) {
-  const { post, list, edits } = useLoaderData<typeof loader>();
+  const { post, list, edits, flags } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
   const { pathname, search } = useLocation();
@@ -233,6 +239,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               required
               aria-invalid={invalid.has("title") || undefined}
             />
+            <PassageFlags postId={post.id} flags={flags} />
             <label htmlFor="edit-content">Text článku</label>
             <textarea
               id="edit-content"
@@ -263,7 +270,8 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
                 </Link>
               </p>
             )}
-            <ArticleBody content={post.content} sources={post.sources} tags={post.tags} />
+            {/* A signed-in reader who may not edit it may ask for a source of a passage, as they may report it. */}
+            <ArticleBody content={post.content} sources={post.sources} tags={post.tags} flagHref={user && !allowed ? (n) => passageReportHref(post.id, n) : undefined} />
           </>
         )}
       </div>
