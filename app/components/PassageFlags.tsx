@@ -1,12 +1,5 @@
 import { Link } from "@remix-run/react";
-import { clipText } from "~/lib/content-text";
-import { reasonLabel } from "~/lib/moderation";
-import { passageAnchor } from "~/lib/passages";
-
-export type PassageFlag = { paragraph: number | null; passage: string; reason: string; note: string };
-
-/** How much of a flagged passage the edit form quotes: enough to find it in the text. */
-const QUOTED = 120;
+import { passageAnchor, type PassageFlag } from "~/lib/passages";
 
 /**
  * Above the edit form's text, the open "Zdroj?" flags readers left on the
@@ -21,8 +14,7 @@ export function PassageFlags({ postId, flags }: { postId: string; flags: Passage
       <ul>
         {flags.map((flag, i) => (
           <li key={i}>
-            {flag.paragraph !== null && <Link to={`/posts/${postId}#${passageAnchor(flag.paragraph)}`}>Odsek {flag.paragraph}</Link>}: „{clipText(flag.passage, QUOTED)}“ —{" "}
-            {reasonLabel(flag.reason)}
+            <Link to={`/posts/${postId}#${passageAnchor(flag.paragraph)}`}>Odsek {flag.paragraph}</Link>: „{flag.quote}“ — {flag.reason}
             {flag.note && ` (${flag.note})`}
           </li>
         ))}

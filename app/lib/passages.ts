@@ -21,6 +21,9 @@ export type Passage = {
   html: string;
 };
 
+/** An open "Zdroj?" flag as the article's edit form lists it: the passage's number and text then, the reason's words, the note. */
+export type PassageFlag = { paragraph: number; quote: string; reason: string; note: string };
+
 /** A passage's text as a report quotes and stores it (its length at most). */
 export const PASSAGE_QUOTE_LENGTH = 300;
 

@@ -1,7 +1,8 @@
 import { inTransaction } from "~/db/connection.server";
 import { checkForm, type FieldErrors, formProblem, passageReportSchema, REPORT_FIELDS, reportSchema } from "~/lib/forms";
-import { MODERATION_MESSAGES } from "~/lib/moderation";
-import { quotedPassage } from "~/lib/passages";
+import { clipText } from "~/lib/content-text";
+import { MODERATION_MESSAGES, reasonLabel } from "~/lib/moderation";
+import { type PassageFlag, quotedPassage } from "~/lib/passages";
 import { canModify } from "~/lib/rules";
 import { getPost } from "~/models/posts.server";
 import { insertReport, openPassageReportsOf } from "~/models/reports.server";
@@ -42,9 +43,22 @@ export function reportPassage(user: CurrentUser, postId: string, odsek: string, 
   return fileReport(user, post, { ...checked.value, paragraph: passage.n, passage: passage.quote, duplicate: MODERATION_MESSAGES.passageDuplicate });
 }
 
-/** The open "Zdroj?" flags of an article for whoever may edit it (nobody else sees who asked what). */
-export function passageFlagsFor(user: CurrentUser | null, post: { id: string; authorId: string }) {
-  return canModify(user, post) ? openPassageReportsOf(post.id) : [];
+/** How much of a flagged passage the edit form quotes: enough to find it in the text. */
+const FLAG_QUOTE_LENGTH = 120;
+
+/**
+ * The open "Zdroj?" flags of an article for whoever may edit it, as its
+ * edit form lists them (not who sent them). Worded here, so that the
+ * article page's script carries none of the moderation's words.
+ */
+export function passageFlagsFor(user: CurrentUser | null, post: { id: string; authorId: string }): PassageFlag[] {
+  if (!canModify(user, post)) return [];
+  return openPassageReportsOf(post.id).map((flag) => ({
+    paragraph: flag.paragraph ?? 0,
+    quote: clipText(flag.passage, FLAG_QUOTE_LENGTH),
+    reason: reasonLabel(flag.reason),
+    note: flag.note,
+  }));
 }
 
 function refuseForm(errors: FieldErrors, missing: string): ReportResult {
