@@ -3,10 +3,10 @@ import { PostTags } from "./PostTags";
 import { PostText } from "./PostText";
 
 /** An article's text, its sources and its tags, as readers see them: the article page and the preview alike. */
-export function ArticleBody({ content, sources, tags }: { content: string; sources: Source[]; tags: string[] }) {
+export function ArticleBody({ content, sources, tags, flagHref }: { content: string; sources: Source[]; tags: string[]; flagHref?: (n: number) => string }) {
   return (
     <>
-      <PostText content={content} sources={sources} />
+      <PostText content={content} sources={sources} flagHref={flagHref} />
       <PostTags tags={tags} />
     </>
   );

@@ -21,6 +21,8 @@ import {
   DECISION_REASON_MAX_LENGTH,
   DECISIONS_PER_FORM,
   MODERATION_MESSAGES,
+  PASSAGE_REASONS,
+  type PassageReason,
   REPORT_DECISIONS,
   REPORT_NOTE_MAX_LENGTH,
   REPORT_REASONS,
@@ -189,20 +191,29 @@ export const CHANGE_PASSWORD_FIELDS = ["currentPassword", "password", "confirmPa
 /** Deleting one's account: the password, to be sure it is its owner. */
 export const deleteAccountSchema = z.object({ password: text(MODERATION_MESSAGES.currentPassword) });
 
-/** Reporting an article: a reason from the list, an optional note (new lines allowed). */
-export const reportSchema = z.object({
-  reason: z.enum(Object.keys(REPORT_REASONS) as [ReportReason, ...ReportReason[]], { error: MODERATION_MESSAGES.reportReason }),
-  note: z.optional(
-    z.pipe(
-      z.pipe(z.string(), z.transform((note: string) => typedText(note).trim())),
-      z.string().check(
-        rule((n: string) => n.length <= REPORT_NOTE_MAX_LENGTH, MODERATION_MESSAGES.reportNote),
-        rule((n: string) => !hasHiddenControls(n.replace(/\n/g, " ")), MODERATION_MESSAGES.reportNoteControls),
-      ),
+/** A report's optional note for the admins (new lines allowed). */
+const reportNote = z.optional(
+  z.pipe(
+    z.pipe(z.string(), z.transform((note: string) => typedText(note).trim())),
+    z.string().check(
+      rule((n: string) => n.length <= REPORT_NOTE_MAX_LENGTH, MODERATION_MESSAGES.reportNote),
+      rule((n: string) => !hasHiddenControls(n.replace(/\n/g, " ")), MODERATION_MESSAGES.reportNoteControls),
     ),
   ),
+);
+
+/** Reporting an article: a reason from the list, an optional note. */
+export const reportSchema = z.object({
+  reason: z.enum(Object.keys(REPORT_REASONS) as [ReportReason, ...ReportReason[]], { error: MODERATION_MESSAGES.reportReason }),
+  note: reportNote,
 });
 export const REPORT_FIELDS = ["reason", "note"] as const;
+
+/** Flagging one passage ("Zdroj?"): a reason of the passage list, an optional note; the passage is named by the address. */
+export const passageReportSchema = z.object({
+  reason: z.enum(Object.keys(PASSAGE_REASONS) as [PassageReason, ...PassageReason[]], { error: MODERATION_MESSAGES.passageReason }),
+  note: reportNote,
+});
 
 /** A text people other than its writer read (a decision's reason, an appeal): required, bounded, no control or unseen characters (new lines allowed). */
 const moderationText = (messages: { missing: string; length: string; controls: string }, maxLength: number) =>

@@ -18,6 +18,7 @@ import { EditConflict } from "~/components/EditConflict";
 import { SummaryField } from "~/components/Field";
 import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
+import { PassageFlags } from "~/components/PassageFlags";
 import { ArticleBody } from "~/components/ArticleBody";
 import { ArticlePreview } from "~/components/ArticlePreview";
 import { ArticleVisibility, HiddenNotice } from "~/components/ArticleVisibility";
@@ -29,6 +30,7 @@ import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { editCount, type EditConflict as EditConflictData } from "~/lib/revisions";
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
+import { passageReportHref } from "~/lib/passages";
 import { pageTitle } from "~/lib/site";
 import { sourcesToTyped } from "~/lib/sources";
 import { countRevisions } from "~/models/revisions.server";
@@ -39,6 +41,7 @@ import { retryAfter } from "~/services/concurrency.server";
 import { answerEditForm } from "~/services/drafts.server";
 import { readForm } from "~/services/forms.server";
 import { changeVisibility, HIDDEN_PAGE_HEADERS, isVisibilityIntent } from "~/services/hidden-articles.server";
+import { passageFlagsFor } from "~/services/reports.server";
 import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -47,11 +50,14 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);
   const post = readablePost(params.postId ?? "", user);
   if (!post) throw data(null, { status: 404 });
-  const { tag, limit, q } = readListState(new URL(request.url).searchParams);
+  const { searchParams } = new URL(request.url);
+  const { tag, limit, q } = readListState(searchParams);
   // Hidden: only its author and admins get here (readablePost); nothing may keep or index their page.
   const hidden = post.hiddenAt !== null ? { own: user?.id === post.authorId } : null;
+  // The open "Zdroj?" flags of its passages, on the edit form of whoever may edit it.
+  const flags = searchParams.has("edit") ? passageFlagsFor(user, post) : [];
   // Revision 1 is the article as published: the edits are the revisions after it.
-  const page = { post, list: { tag, limit, q }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, hidden };
+  const page = { post, list: { tag, limit, q }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, hidden, flags };
   return hidden ? data(page, { headers: HIDDEN_PAGE_HEADERS }) : page;
 }
 
@@ -147,7 +153,7 @@ function modeHrefs(pathname: string, search: string) {
 }
 
 function PostView({ editing: editRequested }: { editing: boolean }) {
-  const { post, list, edits, hidden } = useLoaderData<typeof loader>();
+  const { post, list, edits, hidden, flags } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
   const { pathname, search } = useLocation();
@@ -257,6 +263,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               required
               aria-invalid={invalid.has("title") || undefined}
             />
+            <PassageFlags postId={post.id} flags={flags} />
             <label htmlFor="edit-content">Text článku</label>
             <textarea
               id="edit-content"
@@ -287,7 +294,8 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
                 </Link>
               </p>
             )}
-            <ArticleBody content={post.content} sources={post.sources} tags={post.tags} />
+            {/* A signed-in reader who may not edit it may ask for a source of a passage, as they may report it. */}
+            <ArticleBody content={post.content} sources={post.sources} tags={post.tags} flagHref={user && !allowed ? (n) => passageReportHref(post.id, n) : undefined} />
             {/* Keyed by the state, so that the other form starts empty once it has changed. */}
             {user?.isAdmin && <ArticleVisibility key={String(hidden !== null)} hidden={hidden !== null} refused={result?.visibility ?? null} />}
           </>

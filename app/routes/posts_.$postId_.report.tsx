@@ -3,28 +3,41 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { FormError, Notice } from "~/components/Messages";
 import { useFocusFirstError } from "~/components/useFocusFirstError";
-import { REPORT_NOTE_MAX_LENGTH, REPORT_REASONS, type ReportReason } from "~/lib/moderation";
+import { MODERATION_MESSAGES, PASSAGE_REASONS, REPORT_NOTE_MAX_LENGTH, REPORT_REASONS } from "~/lib/moderation";
+import { passageAnchor, quotedPassage } from "~/lib/passages";
 import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
-import { reportPost } from "~/services/reports.server";
+import { reportPassage, reportPost } from "~/services/reports.server";
 import { requireUser } from "~/services/session.server";
 
-/** "Nahlásiť": a signed-in reader tells the admins what is wrong with an article. */
+/**
+ * "Nahlásiť": a signed-in reader tells the admins what is wrong with an
+ * article; with `?odsek=N` ("Zdroj?" beside a passage), with one passage of it.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const post = getPost(params.postId ?? "");
   // A hidden article is reported no more (reportPost refuses it too), whoever asks.
   if (!post || post.hiddenAt !== null) throw data(null, { status: 404 });
-  return { post: { id: post.id, title: post.title }, own: post.authorId === user.id };
+  const page = { post: { id: post.id, title: post.title }, own: post.authorId === user.id };
+  const odsek = new URL(request.url).searchParams.get("odsek");
+  if (odsek === null) return { ...page, passage: null, noPassage: false };
+  const passage = quotedPassage(post.content, odsek);
+  return data({ ...page, passage, noPassage: !passage }, { status: passage ? 200 : 400 });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
-  const result = await ifStorageFails(() => reportPost(user, params.postId ?? "", form), (fault) => asRefusal(onForm(fault)));
+  const odsek = new URL(request.url).searchParams.get("odsek");
+  const postId = params.postId ?? "";
+  const result = await ifStorageFails(
+    () => (odsek === null ? reportPost(user, postId, form) : reportPassage(user, postId, odsek, form)),
+    (fault) => asRefusal(onForm(fault)),
+  );
   if (!result.ok && result.status === 404) throw data(null, { status: 404 });
   if (result.ok) return { sent: result.message, error: null, invalid: [] as string[], values: { reason: "", note: "" } };
   const values = { reason: String(form.get("reason") ?? ""), note: String(form.get("note") ?? "") };
@@ -32,18 +45,34 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ReportPost() {
-  const { post, own } = useLoaderData<typeof loader>();
+  const { post, own, passage, noPassage } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const form = useFocusFirstError(result?.error ? result : null);
-  const chosen = result?.values.reason ?? "";
+  // "Zdroj?" asks for a source: that reason comes chosen.
+  const chosen = result?.values.reason ?? (passage ? "missingSource" : "");
+  const reasons: Record<string, string> = passage ? PASSAGE_REASONS : REPORT_REASONS;
   return (
     <main id="obsah" className="page account-page">
-      <h1>Nahlásiť článok</h1>
+      <h1>{passage ? "Označiť odsek" : "Nahlásiť článok"}</h1>
       <p>
         <Link to={`/posts/${post.id}`}>„{post.title}“</Link>
       </p>
-      {result?.sent ? (
+      {passage && (
+        <blockquote className="report-note passage-quote">
+          <Link to={`/posts/${post.id}#${passageAnchor(passage.n)}`}>Odsek {passage.n}</Link>: „{passage.quote}“
+        </blockquote>
+      )}
+      {noPassage ? (
+        <>
+          <p className="form-error" role="alert">
+            {MODERATION_MESSAGES.noSuchPassage}
+          </p>
+          <p>
+            <Link to={`/posts/${post.id}`}>Späť na článok</Link>
+          </p>
+        </>
+      ) : result?.sent ? (
         <>
           <Notice text={result.sent} />
           <p>
@@ -56,7 +85,7 @@ export default function ReportPost() {
         <Form method="post" className="stack-form" noValidate ref={form}>
           <FormError id="report-error" text={result?.error} />
           <p id="reason-label" className="field-label">
-            Čo je s článkom v neporiadku?
+            {passage ? "Čo je s odsekom v neporiadku?" : "Čo je s článkom v neporiadku?"}
           </p>
           <div
             role="radiogroup"
@@ -65,9 +94,9 @@ export default function ReportPost() {
             aria-invalid={result?.invalid.includes("reason") || undefined}
             aria-describedby={result?.invalid.includes("reason") ? "report-error" : undefined}
           >
-            {(Object.keys(REPORT_REASONS) as ReportReason[]).map((reason) => (
+            {Object.entries(reasons).map(([reason, label]) => (
               <label className="checkbox" key={reason}>
-                <input type="radio" name="reason" value={reason} defaultChecked={chosen === reason} required /> {REPORT_REASONS[reason]}
+                <input type="radio" name="reason" value={reason} defaultChecked={chosen === reason} required /> {label}
               </label>
             ))}
           </div>
@@ -85,7 +114,7 @@ export default function ReportPost() {
           </div>
           <div className="button-row">
             <button type="submit" className="button" disabled={busy}>
-              Nahlásiť
+              {passage ? "Označiť odsek" : "Nahlásiť"}
             </button>
             <Link to={`/posts/${post.id}`} className="button button-secondary">
               Zrušiť
@@ -97,4 +126,4 @@ export default function ReportPost() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: pageTitle("Nahlásiť článok") }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: pageTitle(data?.passage ? "Označiť odsek" : "Nahlásiť článok") }, { name: "robots", content: "noindex" }];

@@ -1399,6 +1399,9 @@ const STRAY_MARKUP = new RegExp(String.raw`<(?!\/?(?:${[...ALLOWED_TAGS].join("|
 /** The one attribute a body's element may carry (README, "Article text"): a link's absolute http(s) address, with our rel. */
 const SAFE_LINK_ATTRS = /^href="https?:\/\/[^"<>\s]*" rel="nofollow ugc noopener"$/;
 
+/** The page's own wrapper of a passage (app/lib/passages.ts): a p or div at the top with its anchor, nothing else. */
+const PASSAGE_WRAPPER = /<(?:p|div) id="odsek-\d+">|<\/div>/g;
+
 /** The article body: only the allowed tags, none with any attribute but a link's safe address; every other `<` escaped. */
 function articleBodyProblems(content: HTMLElement | null): string[] {
   if (!content) return ["no .post-content"];
@@ -1406,10 +1409,11 @@ function articleBodyProblems(content: HTMLElement | null): string[] {
   for (const element of content.querySelectorAll("*")) {
     const tag = element.tagName.toLowerCase();
     const attrs = element.rawAttrs.trim();
+    if (element.parentNode === content && /^(?:p|div)$/.test(tag) && /^id="odsek-\d+"$/.test(attrs)) continue;
     if (!ALLOWED_TAGS.has(tag)) out.push(`.post-content has <${tag}>`);
     else if (attrs !== "" && attrs !== "/" && !(tag === "a" && SAFE_LINK_ATTRS.test(attrs))) out.push(`.post-content has <${tag} ${attrs}>`);
   }
-  const stray = content.innerHTML.match(STRAY_MARKUP);
+  const stray = content.innerHTML.replace(PASSAGE_WRAPPER, "").match(STRAY_MARKUP);
   if (stray) out.push(`.post-content has raw markup ${short(stray[0])}`);
   return out;
 }
