@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AdminNav, AccountStatus, MailStatus } from "~/components/Admin";
 import { AppealQueue, ReportQueue } from "~/components/ReportQueue";
 import { FormError, Notice } from "~/components/Messages";
@@ -70,6 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Admin() {
   const { query, accounts, reports, appeals, notice, mail } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const location = useLocation();
   const hrefOf = (page: number) => `/admin?${new URLSearchParams({ ...(query && { q: query }), page: String(page) })}`;
 
   return (
@@ -80,7 +81,9 @@ export default function Admin() {
       <FormError text={result?.error} />
       <section aria-labelledby="hlasenia">
         <h2 id="hlasenia">Hlásenia ({reports.total})</h2>
+        {/* Keyed by the visit: after a decision the form starts afresh, with JavaScript too (a refusal shows what was typed). */}
         <ReportQueue
+          key={location.key}
           articles={reports.articles}
           total={reports.total}
           values={result?.appeal === null && result.values ? result.values : { post: [], decision: "", reason: "" }}
@@ -90,7 +93,7 @@ export default function Admin() {
 
       <section aria-labelledby="namietky">
         <h2 id="namietky">Námietky autorov ({appeals.total})</h2>
-        <AppealQueue appeals={appeals.rows} values={result?.appeal ?? null} />
+        <AppealQueue key={location.key} appeals={appeals.rows} values={result?.appeal ?? null} />
       </section>
 
       <section aria-labelledby="ucty">
