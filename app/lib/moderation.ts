@@ -131,6 +131,7 @@ export const MODERATION_MESSAGES = {
   appealNotAllowed: "Proti tomuto rozhodnutiu sa nedá podať námietka.",
   appealDecided: "O tejto námietke už bolo rozhodnuté.",
   appealOwnDecision: "O námietke proti vlastnému rozhodnutiu musí rozhodnúť iný administrátor.",
+  appealOwnAppeal: "O vlastnej námietke nemôžete rozhodnúť: rozhodne o nej iný administrátor.",
   noSuchAppeal: "Takáto námietka neexistuje.",
   notHidden: "Tento článok nie je skrytý.",
   disableAdmin: "Autor jedného z článkov je administrátor: jeho účet zablokujete na stránke účtu.",

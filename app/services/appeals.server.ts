@@ -4,7 +4,7 @@ import { APPEAL_WINDOW_MS, DECISION_ACTIONS, MODERATION_MESSAGES, type DecisionA
 import { decideAppealRow, getAppeal, insertAppeal } from "~/models/appeals.server";
 import { getDecision } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
-import { countActiveAdmins, getUserById, updateUser } from "~/models/users.server";
+import { getUserById, hasActiveAdminBesides, updateUser } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
 import { mailAppealDecided, mailAppealReceived } from "./moderation-mail.server";
 
@@ -51,8 +51,9 @@ export function decideAppeal(actor: Actor, appealId: number, outcome: unknown, f
   if (!appeal) return refuse(404, MODERATION_MESSAGES.noSuchAppeal);
   if (appeal.state !== "open") return refuse(409, MODERATION_MESSAGES.appealDecided);
   const decision = getDecision(appeal.decisionId)!;
-  // Another admin decides, when there is another one to do it.
-  if (actor !== "command line" && decision.deciderId === actor.id && countActiveAdmins() > 1) return refuse(403, MODERATION_MESSAGES.appealOwnDecision);
+  // An admin never judges their own appeal (their own article or account); another admin decides, when there is another one to do it.
+  if (actor !== "command line" && appeal.userId === actor.id) return refuse(403, MODERATION_MESSAGES.appealOwnAppeal);
+  if (actor !== "command line" && decision.deciderId === actor.id && hasActiveAdminBesides([actor.id, appeal.userId])) return refuse(403, MODERATION_MESSAGES.appealOwnDecision);
   const checked = checkForm(reasonSchema, form);
   if (!checked.ok) return refuse(400, checked.errors.reason?.[0] ?? MODERATION_MESSAGES.decisionReason);
   const reason = checked.value.reason;

@@ -227,6 +227,23 @@ describe("statements of reasons and appeals", () => {
     expect(after.querySelector("textarea")).toBeNull();
   });
 
+  it("does not let an admin decide their own appeal", async () => {
+    const author = await admin();
+    const postId = (await publish(author.client, "Článok administrátora na námietku"))!;
+    expect((await (await reader()).client.post(`/posts/${postId}/report`, { reason: "offensive" })).response.status).toBe(200);
+    const deciding = await admin();
+    expect((await decide(deciding.client, { post: postId, decision: "hide", reason: "Urážlivé." })).response.status).toBe(303);
+    const decisionId = reportsOf(postId)[0].decision_id!;
+    expect((await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Nie je urážlivý." })).response.status).toBe(303);
+    const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", decisionId).id;
+
+    const own = await author.client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "granted", reason: "Vyhoviem si." });
+    expect(own.response.status).toBe(403);
+    expect(errorOf(own)).toBe("O vlastnej námietke nemôžete rozhodnúť: rozhodne o nej iný administrátor.");
+    expect(one("SELECT state FROM appeals WHERE id = ?", appealId)).toEqual({ state: "open" });
+    expect(hiddenAt(postId)).not.toBeNull();
+  });
+
   it("refuses an appeal after six months", async () => {
     const { author, postId } = await reportedArticle("Starý spor");
     expect((await decide((await admin()).client, { post: postId, decision: "hide", reason: "Skryté." })).response.status).toBe(303);
