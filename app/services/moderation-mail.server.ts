@@ -50,7 +50,7 @@ export function mailStatementOfReasons(to: string, decision: { postTitle: string
     "Rozhodnutie redakcie o vašom obsahu – Dejiny",
     [
       decision.postTitle ? `redakcia rozhodla o vašom článku „${shown(decision.postTitle)}“.` : "redakcia rozhodla o vašom účte.",
-      `Rozhodnutie: ${decisionLabel(decision.action)}.`,
+      `Rozhodnutie: ${decisionLabel(decision.action, decision.postTitle !== null)}.`,
       `Dôvod: ${shown(decision.reason)}`,
       `Podnet: ${groundLabel(decision)}.`,
       decision.action === "disable"

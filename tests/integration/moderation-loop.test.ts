@@ -297,4 +297,20 @@ describe("statements of reasons and appeals", () => {
     expect(errorOf(refused)).toBe("Autor jedného z článkov je administrátor: jeho účet zablokujete na stránke účtu.");
     expect(reportsOf(postId).map((r) => r.state)).toEqual(["open"]);
   });
+
+  it("names a disabling from the account page as the account's alone, not as an article hidden", async () => {
+    const owner = await reader();
+    const { id } = one<{ id: string }>("SELECT id FROM users WHERE email = ?", owner.email);
+    const disabled = await (await admin()).client.post(`/admin/users/${id}`, { intent: "disable", confirm: "yes", reason: "Opakovaný spam v hláseniach." });
+    expect(disabled.response.status).toBe(303);
+    const decision = one<{ id: number }>("SELECT id FROM moderation_decisions WHERE user_id = ? AND action = 'disable'", id).id;
+    const statement = await mail(owner.email, 1);
+    expect(statement).toContain("Rozhodnutie: Účet zablokovaný.");
+    expect(statement).not.toContain("Článok skrytý");
+    const row = (await new Client(base).get("/moderation")).doc.querySelector(`#rozhodnutie-${decision}`);
+    // The log may be past its first page on the shared server only when many decisions came after this one.
+    if (row) expect(row.querySelector("th")?.text).toBe("Účet zablokovaný");
+    const signIn = await new Client(base).post("/signinsignup", { intent: "signin", email: owner.email, password: GOOD_PASSWORD });
+    expect(signIn.doc.querySelector(`#rozhodnutie-${decision}`)?.text).toContain("Účet zablokovaný");
+  });
 });
