@@ -2,7 +2,7 @@ import { inTransaction } from "~/db/connection.server";
 import { appealSchema, checkForm, reasonSchema } from "~/lib/forms";
 import { APPEAL_WINDOW_MS, DECISION_ACTIONS, MODERATION_MESSAGES, type DecisionAction } from "~/lib/moderation";
 import { decideAppealRow, getAppeal, insertAppeal } from "~/models/appeals.server";
-import { getDecision } from "~/models/decisions.server";
+import { decidedAgainAfter, getDecision } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
 import { getUserById, hasActiveAdminBesides, updateUser } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
@@ -75,6 +75,9 @@ export function decideAppeal(actor: Actor, appealId: number, outcome: unknown, f
 
 /** What a granted appeal gives back: the article shown again, the account enabled. A deleted article cannot come back (the statement said so). */
 function undo(decision: NonNullable<ReturnType<typeof getDecision>>): void {
-  if ((decision.action === "hide" || decision.action === "disable") && decision.postId && getPost(decision.postId)) setPostHidden(decision.postId, null);
-  if (decision.action === "disable" && decision.userId) updateUser(decision.userId, { disabledAt: null });
+  // A later decision on the same article or account (hidden again, disabled again) stands: it has its own statement and appeal.
+  if ((decision.action === "hide" || decision.action === "disable") && decision.postId && getPost(decision.postId) && !decidedAgainAfter(decision, "article")) {
+    setPostHidden(decision.postId, null);
+  }
+  if (decision.action === "disable" && decision.userId && !decidedAgainAfter(decision, "account")) updateUser(decision.userId, { disabledAt: null });
 }

@@ -244,6 +244,24 @@ describe("statements of reasons and appeals", () => {
     expect(hiddenAt(postId)).not.toBeNull();
   });
 
+  it("a granted appeal does not show an article that a later decision hid again", async () => {
+    const { author, postId } = await reportedArticle("Článok skrytý dvakrát");
+    const deciding = await admin();
+    expect((await decide(deciding.client, { post: postId, decision: "hide", reason: "Chýbajú zdroje." })).response.status).toBe(303);
+    const first = reportsOf(postId)[0].decision_id!;
+    expect((await author.client.post("/account/decisions", { intent: "appeal", decision: String(first), text: "Zdroje sú tam." })).response.status).toBe(303);
+    expect((await deciding.client.post(`/posts/${postId}`, { intent: "restoreHidden", reason: "Zdroje doplnené." })).response.status).toBe(303);
+    expect((await deciding.client.post(`/posts/${postId}`, { intent: "hide", reason: "Nová verzia je urážlivá." })).response.status).toBe(303);
+    expect(hiddenAt(postId)).not.toBeNull();
+
+    const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", first).id;
+    const granted = await (await admin()).client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "granted", reason: "Prvé skrytie nebolo správne." });
+    expect(granted.response.status).toBe(303);
+    // The second hiding stands, with its own statement the author may contest.
+    expect(hiddenAt(postId)).not.toBeNull();
+    expect((await new Client(base).get(`/posts/${postId}`)).response.status).toBe(404);
+  });
+
   it("refuses an appeal after six months", async () => {
     const { author, postId } = await reportedArticle("Starý spor");
     expect((await decide((await admin()).client, { post: postId, decision: "hide", reason: "Skryté." })).response.status).toBe(303);
