@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { Client, GOOD_PASSWORD, registerUser } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
 import { readDatabase } from "../support/http";
-import { waitForMail } from "../support/resend-stand-in";
+import { sentMails, waitForMail } from "../support/resend-stand-in";
 
 /**
  * The moderation loop over HTTP (issue 23): a report's life from open to
@@ -139,6 +139,23 @@ describe("a report's life", () => {
     expect(statement).not.toContain(another.email);
     // A hidden article takes no more reports.
     expect((await (await reader()).client.post(`/posts/${first.postId}/report`, { reason: "spam" })).response.status).toBe(404);
+  });
+
+  it("tells a reporter of every decision of one bulk form, past the outbox's five waiting mails per address", async () => {
+    const reporter = await reader();
+    const author = await registerUser(base);
+    const posts: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const postId = (await publish(author.client, `Hromadne rozhodnutý článok ${i}`))!;
+      expect((await reporter.client.post(`/posts/${postId}/report`, { reason: "spam" })).response.status).toBe(200);
+      posts.push(postId);
+    }
+    await waitForMail(resendUrl, reporter.email, 6);
+    expect((await decide((await admin()).client, { post: posts, decision: "dismiss", reason: "Nie je to spam." })).response.status).toBe(303);
+    // Seven confirmations, then seven decisions, all queued in one transaction.
+    await waitForMail(resendUrl, reporter.email, 13);
+    const decided = (await sentMails(resendUrl)).filter((m) => [m.to].flat().includes(reporter.email) && m.subject.startsWith("Rozhodnutie o vašom hlásení"));
+    expect(decided).toHaveLength(7);
   });
 
   it("closes the open reports of an article its author deletes; a deleted article's reports keep its title", async () => {
