@@ -87,7 +87,7 @@ export function AppealQueue({ appeals, values }: { appeals: QueuedAppeal[]; valu
       {appeals.map(({ appeal, decision, authorName }) => (
         <li key={appeal.id}>
           <p>
-            {decisionLabel(decision.action)}
+            {decisionLabel(decision.action, decision.postTitle !== null)}
             {decision.postTitle && <> · „{decision.postTitle}“</>} · <time dateTime={isoTime(decision.createdAt)}>{formatDateTime(decision.createdAt)}</time>
           </p>
           <p className="muted">

@@ -29,7 +29,7 @@ export function Statement({
   return (
     <article className="statement" id={`rozhodnutie-${statement.id}`} aria-labelledby={`rozhodnutie-${statement.id}-nazov`}>
       <Heading id={`rozhodnutie-${statement.id}-nazov`}>
-        {decisionLabel(statement.action)}
+        {decisionLabel(statement.action, statement.postTitle !== null)}
         {statement.postTitle && <>: „{statement.postTitle}“</>}
       </Heading>
       <dl className="facts">

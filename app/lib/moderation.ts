@@ -55,7 +55,9 @@ export function isReportDecision(value: unknown): value is ReportDecision {
   return typeof value === "string" && (REPORT_DECISIONS as readonly string[]).includes(value);
 }
 
-export function decisionLabel(action: string): string {
+/** A decision's label; a disabling without an article (the account page, the command line) disabled the account alone. */
+export function decisionLabel(action: string, onArticle = true): string {
+  if (action === "disable" && !onArticle) return "Účet zablokovaný";
   return Object.hasOwn(DECISION_ACTIONS, action) ? DECISION_ACTIONS[action as DecisionAction].label : action;
 }
 
@@ -131,6 +133,7 @@ export const MODERATION_MESSAGES = {
   appealNotAllowed: "Proti tomuto rozhodnutiu sa nedá podať námietka.",
   appealDecided: "O tejto námietke už bolo rozhodnuté.",
   appealOwnDecision: "O námietke proti vlastnému rozhodnutiu musí rozhodnúť iný administrátor.",
+  appealOwnAppeal: "O vlastnej námietke nemôžete rozhodnúť: rozhodne o nej iný administrátor.",
   noSuchAppeal: "Takáto námietka neexistuje.",
   notHidden: "Tento článok nie je skrytý.",
   disableAdmin: "Autor jedného z článkov je administrátor: jeho účet zablokujete na stránke účtu.",

@@ -12,6 +12,21 @@ export function getDecision(id: number): Decision | undefined {
   return db.select().from(moderationDecisions).where(eq(moderationDecisions.id, id)).get();
 }
 
+/**
+ * Whether a later decision than `decision` changed the same thing: the
+ * article's visibility (hide, disable, restore) or, for `account`, the
+ * account (disable). A granted appeal undoes only what its decision still
+ * decides.
+ */
+export function decidedAgainAfter(decision: Decision, what: "article" | "account"): boolean {
+  const later = sql`(${moderationDecisions.createdAt} > ${decision.createdAt} OR (${moderationDecisions.createdAt} = ${decision.createdAt} AND ${moderationDecisions.id} > ${decision.id}))`;
+  const same =
+    what === "article"
+      ? and(eq(moderationDecisions.postId, decision.postId ?? ""), sql`${moderationDecisions.action} IN ('hide', 'disable', 'restore')`)
+      : and(eq(moderationDecisions.userId, decision.userId ?? ""), eq(moderationDecisions.action, "disable"));
+  return countRows(moderationDecisions, and(same, later)) > 0;
+}
+
 /** The decisions that restricted an account (DECISION_ACTIONS' `restricts`): its statements of reasons. */
 const restrictionsOf = (userId: string) => and(eq(moderationDecisions.userId, userId), sql`${moderationDecisions.action} IN ('hide', 'delete', 'disable')`);
 

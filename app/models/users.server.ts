@@ -106,6 +106,12 @@ export function countActiveAdmins(): number {
   return countRows(users, and(eq(users.isAdmin, true), isNull(users.disabledAt), isNotNull(users.passwordHash)));
 }
 
+/** Whether an active admin other than these accounts exists (who else could decide). */
+export function hasActiveAdminBesides(userIds: (string | null)[]): boolean {
+  const ids = userIds.filter((id): id is string => id !== null);
+  return countRows(users, and(eq(users.isAdmin, true), isNull(users.disabledAt), isNotNull(users.passwordHash), ...ids.map((id) => ne(users.id, id)))) > 0;
+}
+
 /** Delete an account; its sessions, reset tokens, pending images and reports go with it (its articles must be gone first). */
 export function deleteUser(userId: string): void {
   db.delete(users).where(eq(users.id, userId)).run();

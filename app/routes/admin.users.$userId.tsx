@@ -78,7 +78,7 @@ export default function AdminAccount() {
           cancelHref={`/admin/users/${account.id}`}
         >
           {result.confirm === "disable" && (
-            <ReasonField id="disable-reason" label="Dôvod (dostane ho majiteľ účtu a môže sa proti nemu ohradiť)" value={result.reason} invalid={Boolean(result.error)} />
+            <ReasonField id="disable-reason" label="Dôvod (dostane ho majiteľ účtu a môže sa proti nemu ohradiť; zverejní sa aj vo verejnom zázname moderovania, preto bez mien)" value={result.reason} invalid={Boolean(result.error)} />
           )}
         </ConfirmAction>
       )}

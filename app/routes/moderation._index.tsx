@@ -122,7 +122,7 @@ function DecisionTable({ decisions }: { decisions: PublicDecision[] }) {
               <time dateTime={isoTime(decision.createdAt)}>{formatDate(decision.createdAt)}</time>
             </td>
             <th scope="row" data-label="Rozhodnutie">
-              {decisionLabel(decision.action)}
+              {decisionLabel(decision.action, decision.article !== "none")}
             </th>
             <td data-label="Článok" className="public-log-text">
               <ArticleCell article={decision.article} />

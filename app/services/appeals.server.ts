@@ -2,9 +2,9 @@ import { inTransaction } from "~/db/connection.server";
 import { appealSchema, checkForm, reasonSchema } from "~/lib/forms";
 import { APPEAL_WINDOW_MS, DECISION_ACTIONS, MODERATION_MESSAGES, type DecisionAction } from "~/lib/moderation";
 import { decideAppealRow, getAppeal, insertAppeal } from "~/models/appeals.server";
-import { getDecision } from "~/models/decisions.server";
+import { decidedAgainAfter, getDecision } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
-import { countActiveAdmins, getUserById, updateUser } from "~/models/users.server";
+import { getUserById, hasActiveAdminBesides, updateUser } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
 import { mailAppealDecided, mailAppealReceived } from "./moderation-mail.server";
 
@@ -51,8 +51,9 @@ export function decideAppeal(actor: Actor, appealId: number, outcome: unknown, f
   if (!appeal) return refuse(404, MODERATION_MESSAGES.noSuchAppeal);
   if (appeal.state !== "open") return refuse(409, MODERATION_MESSAGES.appealDecided);
   const decision = getDecision(appeal.decisionId)!;
-  // Another admin decides, when there is another one to do it.
-  if (actor !== "command line" && decision.deciderId === actor.id && countActiveAdmins() > 1) return refuse(403, MODERATION_MESSAGES.appealOwnDecision);
+  // An admin never judges their own appeal (their own article or account); another admin decides, when there is another one to do it.
+  if (actor !== "command line" && appeal.userId === actor.id) return refuse(403, MODERATION_MESSAGES.appealOwnAppeal);
+  if (actor !== "command line" && decision.deciderId === actor.id && hasActiveAdminBesides([actor.id, appeal.userId])) return refuse(403, MODERATION_MESSAGES.appealOwnDecision);
   const checked = checkForm(reasonSchema, form);
   if (!checked.ok) return refuse(400, checked.errors.reason?.[0] ?? MODERATION_MESSAGES.decisionReason);
   const reason = checked.value.reason;
@@ -74,6 +75,9 @@ export function decideAppeal(actor: Actor, appealId: number, outcome: unknown, f
 
 /** What a granted appeal gives back: the article shown again, the account enabled. A deleted article cannot come back (the statement said so). */
 function undo(decision: NonNullable<ReturnType<typeof getDecision>>): void {
-  if ((decision.action === "hide" || decision.action === "disable") && decision.postId && getPost(decision.postId)) setPostHidden(decision.postId, null);
-  if (decision.action === "disable" && decision.userId) updateUser(decision.userId, { disabledAt: null });
+  // A later decision on the same article or account (hidden again, disabled again) stands: it has its own statement and appeal.
+  if ((decision.action === "hide" || decision.action === "disable") && decision.postId && getPost(decision.postId) && !decidedAgainAfter(decision, "article")) {
+    setPostHidden(decision.postId, null);
+  }
+  if (decision.action === "disable" && decision.userId && !decidedAgainAfter(decision, "account")) updateUser(decision.userId, { disabledAt: null });
 }

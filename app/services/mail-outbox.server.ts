@@ -47,9 +47,12 @@ const KEEP_FINISHED = 7 * DAY;
  * Put a mail in the outbox, to be delivered before `sendBefore` (at most a
  * day from now). Call it inside the transaction that decides the mail.
  * False, and nothing queued, when the outbox or the recipient's share of it is full.
+ * `perRecipient: false` for mails a person cannot make the site send at will
+ * (moderation's: one per report, decision or appeal): a bulk decision queues
+ * one per article for the same reporter or author, all of which must go.
  */
-export function queueMail(mail: Mail, { sendBefore, now = Date.now() }: { sendBefore: number; now?: number }): boolean {
-  if (countWaitingMails() >= OUTBOX_LIMITS.waiting || countWaitingMails(mail.to) >= OUTBOX_LIMITS.waitingPerRecipient) {
+export function queueMail(mail: Mail, { sendBefore, now = Date.now(), perRecipient = true }: { sendBefore: number; now?: number; perRecipient?: boolean }): boolean {
+  if (countWaitingMails() >= OUTBOX_LIMITS.waiting || (perRecipient && countWaitingMails(mail.to) >= OUTBOX_LIMITS.waitingPerRecipient)) {
     console.error(`Mail outbox full: "${showHiddenControls(mail.subject)}" to ${showHiddenControls(mail.to)} was not queued`);
     return false;
   }

@@ -19,7 +19,7 @@ function send(to: string, subject: string, paragraphs: string[], link: { text: s
   const url = new URL(link.path, env.publicUrl).toString();
   const lines = ["Dobrý deň,", ...paragraphs, `${link.text}: ${url}`, "Redakcia Dejiny"];
   const html = [...lines.slice(0, -2).map((p) => `<p>${escape(p).replace(/\n/g, "<br>")}</p>`), `<p><a href="${escape(url)}">${escape(link.text)}</a></p>`, "<p>Redakcia Dejiny</p>"].join("\n");
-  queueMail({ to, subject: shown(subject), text: lines.join("\n\n"), html }, { sendBefore: Date.now() + DAY });
+  queueMail({ to, subject: shown(subject), text: lines.join("\n\n"), html }, { sendBefore: Date.now() + DAY, perRecipient: false });
 }
 
 const MY_REPORTS = { text: "Vaše hlásenia", path: "/account/reports" };
@@ -50,7 +50,7 @@ export function mailStatementOfReasons(to: string, decision: { postTitle: string
     "Rozhodnutie redakcie o vašom obsahu – Dejiny",
     [
       decision.postTitle ? `redakcia rozhodla o vašom článku „${shown(decision.postTitle)}“.` : "redakcia rozhodla o vašom účte.",
-      `Rozhodnutie: ${decisionLabel(decision.action)}.`,
+      `Rozhodnutie: ${decisionLabel(decision.action, decision.postTitle !== null)}.`,
       `Dôvod: ${shown(decision.reason)}`,
       `Podnet: ${groundLabel(decision)}.`,
       decision.action === "disable"

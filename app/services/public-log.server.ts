@@ -86,7 +86,7 @@ function entry(decision: PublicDecision): string {
   const articleHtml = typeof article === "string" ? xml(UNNAMED_ARTICLE[article]) : `<a href="${xml(`${env.publicUrl}/posts/${article.id}`)}">${xml(article.title)}</a>`;
   const fields = [
     ["Dátum", formatDate(decision.createdAt)],
-    ["Rozhodnutie", xml(decisionLabel(decision.action))],
+    ["Rozhodnutie", xml(decisionLabel(decision.action, decision.article !== "none"))],
     ["Článok", articleHtml],
     ["Podnet", xml(decision.ground)],
     ["Odôvodnenie", xml(decision.reason)],
@@ -95,7 +95,7 @@ function entry(decision: PublicDecision): string {
   const html = `<dl>${fields.map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`).join("")}</dl>`;
   return [
     "<entry>",
-    `<title>${xml(`${decisionLabel(decision.action)}: ${articleName}`)}</title>`,
+    `<title>${xml(`${decisionLabel(decision.action, decision.article !== "none")}: ${articleName}`)}</title>`,
     `<link rel="alternate" type="text/html" href="${xml(url)}"/>`,
     `<id>${xml(url)}</id>`,
     `<published>${atomTime(decision.createdAt)}</published>`,

@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { Client, GOOD_PASSWORD, registerUser } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
 import { readDatabase } from "../support/http";
-import { waitForMail } from "../support/resend-stand-in";
+import { sentMails, waitForMail } from "../support/resend-stand-in";
 
 /**
  * The moderation loop over HTTP (issue 23): a report's life from open to
@@ -141,6 +141,23 @@ describe("a report's life", () => {
     expect((await (await reader()).client.post(`/posts/${first.postId}/report`, { reason: "spam" })).response.status).toBe(404);
   });
 
+  it("tells a reporter of every decision of one bulk form, past the outbox's five waiting mails per address", async () => {
+    const reporter = await reader();
+    const author = await registerUser(base);
+    const posts: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const postId = (await publish(author.client, `Hromadne rozhodnutý článok ${i}`))!;
+      expect((await reporter.client.post(`/posts/${postId}/report`, { reason: "spam" })).response.status).toBe(200);
+      posts.push(postId);
+    }
+    await waitForMail(resendUrl, reporter.email, 6);
+    expect((await decide((await admin()).client, { post: posts, decision: "dismiss", reason: "Nie je to spam." })).response.status).toBe(303);
+    // Seven confirmations, then seven decisions, all queued in one transaction.
+    await waitForMail(resendUrl, reporter.email, 13);
+    const decided = (await sentMails(resendUrl)).filter((m) => [m.to].flat().includes(reporter.email) && m.subject.startsWith("Rozhodnutie o vašom hlásení"));
+    expect(decided).toHaveLength(7);
+  });
+
   it("closes the open reports of an article its author deletes; a deleted article's reports keep its title", async () => {
     const { author, postId, reporter } = await reportedArticle("Článok, ktorý autor zmaže");
     expect((await author.client.post(`/posts/${postId}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
@@ -227,6 +244,41 @@ describe("statements of reasons and appeals", () => {
     expect(after.querySelector("textarea")).toBeNull();
   });
 
+  it("does not let an admin decide their own appeal", async () => {
+    const author = await admin();
+    const postId = (await publish(author.client, "Článok administrátora na námietku"))!;
+    expect((await (await reader()).client.post(`/posts/${postId}/report`, { reason: "offensive" })).response.status).toBe(200);
+    const deciding = await admin();
+    expect((await decide(deciding.client, { post: postId, decision: "hide", reason: "Urážlivé." })).response.status).toBe(303);
+    const decisionId = reportsOf(postId)[0].decision_id!;
+    expect((await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Nie je urážlivý." })).response.status).toBe(303);
+    const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", decisionId).id;
+
+    const own = await author.client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "granted", reason: "Vyhoviem si." });
+    expect(own.response.status).toBe(403);
+    expect(errorOf(own)).toBe("O vlastnej námietke nemôžete rozhodnúť: rozhodne o nej iný administrátor.");
+    expect(one("SELECT state FROM appeals WHERE id = ?", appealId)).toEqual({ state: "open" });
+    expect(hiddenAt(postId)).not.toBeNull();
+  });
+
+  it("a granted appeal does not show an article that a later decision hid again", async () => {
+    const { author, postId } = await reportedArticle("Článok skrytý dvakrát");
+    const deciding = await admin();
+    expect((await decide(deciding.client, { post: postId, decision: "hide", reason: "Chýbajú zdroje." })).response.status).toBe(303);
+    const first = reportsOf(postId)[0].decision_id!;
+    expect((await author.client.post("/account/decisions", { intent: "appeal", decision: String(first), text: "Zdroje sú tam." })).response.status).toBe(303);
+    expect((await deciding.client.post(`/posts/${postId}`, { intent: "restoreHidden", reason: "Zdroje doplnené." })).response.status).toBe(303);
+    expect((await deciding.client.post(`/posts/${postId}`, { intent: "hide", reason: "Nová verzia je urážlivá." })).response.status).toBe(303);
+    expect(hiddenAt(postId)).not.toBeNull();
+
+    const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", first).id;
+    const granted = await (await admin()).client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "granted", reason: "Prvé skrytie nebolo správne." });
+    expect(granted.response.status).toBe(303);
+    // The second hiding stands, with its own statement the author may contest.
+    expect(hiddenAt(postId)).not.toBeNull();
+    expect((await new Client(base).get(`/posts/${postId}`)).response.status).toBe(404);
+  });
+
   it("refuses an appeal after six months", async () => {
     const { author, postId } = await reportedArticle("Starý spor");
     expect((await decide((await admin()).client, { post: postId, decision: "hide", reason: "Skryté." })).response.status).toBe(303);
@@ -279,5 +331,21 @@ describe("statements of reasons and appeals", () => {
     expect(refused.response.status).toBe(400);
     expect(errorOf(refused)).toBe("Autor jedného z článkov je administrátor: jeho účet zablokujete na stránke účtu.");
     expect(reportsOf(postId).map((r) => r.state)).toEqual(["open"]);
+  });
+
+  it("names a disabling from the account page as the account's alone, not as an article hidden", async () => {
+    const owner = await reader();
+    const { id } = one<{ id: string }>("SELECT id FROM users WHERE email = ?", owner.email);
+    const disabled = await (await admin()).client.post(`/admin/users/${id}`, { intent: "disable", confirm: "yes", reason: "Opakovaný spam v hláseniach." });
+    expect(disabled.response.status).toBe(303);
+    const decision = one<{ id: number }>("SELECT id FROM moderation_decisions WHERE user_id = ? AND action = 'disable'", id).id;
+    const statement = await mail(owner.email, 1);
+    expect(statement).toContain("Rozhodnutie: Účet zablokovaný.");
+    expect(statement).not.toContain("Článok skrytý");
+    const row = (await new Client(base).get("/moderation")).doc.querySelector(`#rozhodnutie-${decision}`);
+    // The log may be past its first page on the shared server only when many decisions came after this one.
+    if (row) expect(row.querySelector("th")?.text).toBe("Účet zablokovaný");
+    const signIn = await new Client(base).post("/signinsignup", { intent: "signin", email: owner.email, password: GOOD_PASSWORD });
+    expect(signIn.doc.querySelector(`#rozhodnutie-${decision}`)?.text).toContain("Účet zablokovaný");
   });
 });
