@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { FormError } from "./Messages";
 import { formatDateTime, isoTime } from "~/lib/dates";
 import { DECISION_ACTIONS, DECISION_REASON_MAX_LENGTH, decisionLabel, groundLabel, reasonLabel, REPORT_DECISIONS } from "~/lib/moderation";
 import { showHiddenControls } from "~/lib/rules";
@@ -80,7 +81,7 @@ export type QueuedAppeal = {
 };
 
 /** Open appeals, each with the decision it contests and a form to grant or reject it with a reason. */
-export function AppealQueue({ appeals, values }: { appeals: QueuedAppeal[]; values: { appeal: number; reason: string } | null }) {
+export function AppealQueue({ appeals, values: refused }: { appeals: QueuedAppeal[]; values: { appeal: number; reason: string; error: string } | null }) {
   if (appeals.length === 0) return <p>Žiadne otvorené námietky.</p>;
   return (
     <ul className="plain-list report-list">
@@ -100,7 +101,13 @@ export function AppealQueue({ appeals, values }: { appeals: QueuedAppeal[]; valu
           <Form method="post" className="stack-form">
             <input type="hidden" name="intent" value="decideAppeal" />
             <input type="hidden" name="appeal" value={appeal.id} />
-            <ReasonField id={`appeal-reason-${appeal.id}`} label="Odôvodnenie (prečíta si ho autor aj verejný záznam moderovania)" value={values?.appeal === appeal.id ? values.reason : ""} invalid={false} />
+            <FormError id={`appeal-error-${appeal.id}`} text={refused?.appeal === appeal.id ? refused.error : null} />
+            <ReasonField
+              id={`appeal-reason-${appeal.id}`}
+              label="Odôvodnenie (prečíta si ho autor aj verejný záznam moderovania)"
+              value={refused?.appeal === appeal.id ? refused.reason : ""}
+              invalid={refused?.appeal === appeal.id}
+            />
             <div className="button-row">
               <button type="submit" name="outcome" value="granted" className="button button-small">
                 Vyhovieť námietke

@@ -55,15 +55,16 @@ export function countStatementsOf(userId: string): number {
   return countRows(moderationDecisions, restrictionsOf(userId));
 }
 
-/** The decisions of some reports (a reader's "Moje hlásenia"). */
-export function decisionsByIds(ids: number[]): Map<number, Decision> {
+/** The decisions of some reports (a reader's "Moje hlásenia"), each with its appeal's outcome once decided. */
+export function decisionsByIds(ids: number[]): Map<number, Decision & { appealState: string | null }> {
   if (ids.length === 0) return new Map();
   const rows = db
-    .select()
+    .select({ decision: moderationDecisions, appealState: sql<string | null>`CASE WHEN ${appeals.state} != 'open' THEN ${appeals.state} END` })
     .from(moderationDecisions)
+    .leftJoin(appeals, eq(appeals.decisionId, moderationDecisions.id))
     .where(sql`${moderationDecisions.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
     .all();
-  return new Map(rows.map((row) => [row.id, row]));
+  return new Map(rows.map((row) => [row.decision.id, { ...row.decision, appealState: row.appealState }]));
 }
 
 /**

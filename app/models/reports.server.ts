@@ -136,3 +136,14 @@ export function openPassageReportsOf(postId: string) {
     .limit(100)
     .all();
 }
+
+/** The addresses of the readers whose reports a decision closed (told when an appeal reverses it). */
+export function reporterEmailsOf(decisionId: number): string[] {
+  return db
+    .selectDistinct({ email: users.email })
+    .from(reports)
+    .innerJoin(users, eq(users.id, reports.reporterId))
+    .where(eq(reports.decisionId, decisionId))
+    .all()
+    .map((row) => row.email);
+}

@@ -59,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }, asRefusal);
   if (!result.ok) {
     const invalid = "invalid" in result && Array.isArray(result.invalid) ? (result.invalid as string[]) : [];
-    const appeal = intent === "decideAppeal" ? { appeal: appealId, reason: values.reason } : null;
+    const appeal = intent === "decideAppeal" ? { appeal: appealId, reason: values.reason, error: result.error } : null;
     return data({ error: result.error, invalid, values, appeal }, { status: result.status, headers: retryAfter(result.status) });
   }
   const back = new URL(request.url);
@@ -78,7 +78,8 @@ export default function Admin() {
       <h1>Administrácia</h1>
       <AdminNav />
       <Notice text={notice} />
-      <FormError text={result?.error} />
+      {/* An appeal's refusal is said at its own form, while it is on the page. */}
+      <FormError text={result?.appeal && appeals.rows.some((row) => row.appeal.id === result.appeal!.appeal) ? null : result?.error} />
       <section aria-labelledby="hlasenia">
         <h2 id="hlasenia">Hlásenia ({reports.total})</h2>
         {/* Keyed by the visit: after a decision the form starts afresh, with JavaScript too (a refusal shows what was typed). */}

@@ -2,11 +2,12 @@ import { inTransaction } from "~/db/connection.server";
 import { appealSchema, checkForm, reasonSchema } from "~/lib/forms";
 import { APPEAL_WINDOW_MS, DECISION_ACTIONS, MODERATION_MESSAGES, type DecisionAction } from "~/lib/moderation";
 import { decideAppealRow, getAppeal, insertAppeal } from "~/models/appeals.server";
+import { reporterEmailsOf } from "~/models/reports.server";
 import { decidedAgainAfter, getDecision } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
 import { getUserById, hasActiveAdminBesides, updateUser } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
-import { mailAppealDecided, mailAppealReceived } from "./moderation-mail.server";
+import { mailAppealDecided, mailAppealReceived, mailReportDecisionReversed } from "./moderation-mail.server";
 
 /**
  * Appeals: the author whose article or account a decision restricted may
@@ -60,8 +61,12 @@ export function decideAppeal(actor: Actor, appealId: number, outcome: unknown, f
   const author = getUserById(appeal.userId);
   const decided = inTransaction(() => {
     if (!decideAppealRow(appeal.id, { state: outcome, decidedAt: Date.now(), deciderId: actor === "command line" ? null : actor.id, reason })) return false;
-    if (outcome === "granted") undo(decision);
     if (author) mailAppealDecided(author.email, { postTitle: decision.postTitle, state: outcome, reason });
+    if (outcome === "granted") {
+      undo(decision);
+      // The readers whose reports the decision upheld learn that it no longer stands.
+      for (const email of reporterEmailsOf(decision.id)) mailReportDecisionReversed(email, { postTitle: decision.postTitle, reason });
+    }
     logModeration(actor, "decideAppeal", {
       user: author,
       post: decision.postId && decision.postTitle ? { id: decision.postId, title: decision.postTitle } : undefined,

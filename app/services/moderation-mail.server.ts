@@ -24,6 +24,7 @@ function send(to: string, subject: string, paragraphs: string[], link: { text: s
 
 const MY_REPORTS = { text: "Vaše hlásenia", path: "/account/reports" };
 const MY_STATEMENTS = { text: "Rozhodnutia o vašom obsahu", path: "/account/decisions" };
+const SIGN_IN = { text: "Prihlásenie", path: "/signinsignup" };
 
 export function mailReportReceived(to: string, report: { postTitle: string; reason: string }): void {
   send(
@@ -43,6 +44,18 @@ export function mailReportDecided(to: string, decision: { postTitle: string; act
   );
 }
 
+export function mailReportDecisionReversed(to: string, decision: { postTitle: string | null; reason: string }): void {
+  send(
+    to,
+    "Rozhodnutie o vašom hlásení bolo zmenené – Dejiny",
+    [
+      `autor${decision.postTitle ? ` článku „${shown(decision.postTitle)}“` : ""} sa proti rozhodnutiu o vašom hlásení ohradil a iný administrátor mu vyhovel: rozhodnutie už neplatí.`,
+      `Odôvodnenie: ${shown(decision.reason)}`,
+    ],
+    MY_REPORTS,
+  );
+}
+
 /** The statement of reasons for the author whose article or account a decision restricts (how to contest it included). */
 export function mailStatementOfReasons(to: string, decision: { postTitle: string | null; action: string; reason: string; ground: string; groundDetail: string }): void {
   send(
@@ -57,7 +70,8 @@ export function mailStatementOfReasons(to: string, decision: { postTitle: string
         ? "S rozhodnutím môžete do 6 mesiacov nesúhlasiť: prihláste sa svojím e-mailom a heslom, stránka prihlásenia vám ukáže rozhodnutie aj formulár námietky."
         : "S rozhodnutím môžete do 6 mesiacov nesúhlasiť: námietku podáte na stránke rozhodnutí vo vašom účte. Posúdi ju iný administrátor.",
     ],
-    MY_STATEMENTS,
+    // A disabled account cannot open its account pages: the sign-in page shows it the statement.
+    decision.action === "disable" ? SIGN_IN : MY_STATEMENTS,
   );
 }
 

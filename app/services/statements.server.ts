@@ -41,7 +41,10 @@ export function reportsOf(userId: string, page: { offset: number; limit: number 
   const decisions = decisionsByIds(rows.flatMap((row) => row.decisionId ?? []));
   return rows.map((row) => {
     const decision = row.decisionId === null ? undefined : decisions.get(row.decisionId);
-    return { ...row, decision: decision ? { action: decision.action, reason: decision.reason, createdAt: decision.createdAt } : null };
+    return {
+      ...row,
+      decision: decision ? { action: decision.action, reason: decision.reason, createdAt: decision.createdAt, reversed: decision.appealState === "granted" } : null,
+    };
   });
 }
 

@@ -187,7 +187,7 @@ describe("a report's life", () => {
 
 describe("statements of reasons and appeals", () => {
   it("lets the author contest a hiding once; another admin grants it and the article comes back", async () => {
-    const { author, postId } = await reportedArticle("Článok na námietku");
+    const { author, postId, reporter } = await reportedArticle("Článok na námietku");
     const deciding = await admin();
     expect((await decide(deciding.client, { post: postId, decision: "hide", reason: "Chýbajú zdroje." })).response.status).toBe(303);
     const decisionId = reportsOf(postId)[0].decision_id!;
@@ -231,6 +231,9 @@ describe("statements of reasons and appeals", () => {
     const other = await admin();
     const noReason = await other.client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "granted", reason: "" });
     expect(noReason.response.status).toBe(400);
+    // Said at the appeal's own form, its field marked.
+    expect(noReason.doc.querySelector(`#appeal-error-${appealId}`)?.text).toBe("Napíšte odôvodnenie: prečítajú si ho nahlasovatelia aj autor.");
+    expect(noReason.doc.querySelector(`#appeal-reason-${appealId}`)?.getAttribute("aria-invalid")).toBe("true");
     expect(hiddenAt(postId)).not.toBeNull();
     const granted = await other.client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "granted", reason: "Zdroje tam naozaj sú." });
     expect(granted.response.status).toBe(303);
@@ -242,6 +245,11 @@ describe("statements of reasons and appeals", () => {
     const after = (await author.client.get("/account/decisions")).doc.querySelector(`#rozhodnutie-${decisionId}`)!;
     expect(after.text).toContain("Námietke sa vyhovelo");
     expect(after.querySelector("textarea")).toBeNull();
+    // The reporter learns that the decision on their report no longer stands.
+    const reversed = await mail(reporter.email, 3);
+    expect(reversed).toContain("rozhodnutie už neplatí");
+    expect(reversed).toContain("Zdroje tam naozaj sú.");
+    expect((await reporter.client.get("/account/reports")).doc.querySelector(".report-list li")?.text).toContain("toto rozhodnutie už neplatí");
   });
 
   it("does not let an admin decide their own appeal", async () => {
@@ -294,6 +302,10 @@ describe("statements of reasons and appeals", () => {
     const { author, postId } = await reportedArticle("Článok blokovaného autora");
     const deciding = await admin();
     expect((await decide(deciding.client, { post: postId, decision: "disable", reason: "Opakované nepravdy." })).response.status).toBe(303);
+    // The statement's mail sends a disabled author to the sign-in page (its account pages are closed to it).
+    const statementMail = await mail(author.email, 1);
+    expect(statementMail).toContain("/signinsignup");
+    expect(statementMail).not.toContain("/account/decisions");
     // Signed out at once.
     expect((await author.client.get("/account")).response.status).toBe(302);
 
