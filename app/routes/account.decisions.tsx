@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { AccountSubpage } from "~/components/AccountSubpage";
 import { data, redirect } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { FormError, Notice } from "~/components/Messages";
 import { Statement } from "~/components/Statement";
 import { pageTitle } from "~/lib/site";
@@ -36,11 +37,7 @@ export default function AccountDecisions() {
   // A refusal is said in the statement's own form while it has one, else at the top.
   const inForm = result && statements.some((s) => s.id === result.decision && s.appealUntil !== null);
   return (
-    <main id="obsah" className="page account-page">
-      <p>
-        <Link to="/account">← Môj účet</Link>
-      </p>
-      <h1>Rozhodnutia o mojom obsahu</h1>
+    <AccountSubpage title="Rozhodnutia o mojom obsahu">
       <Notice text={notice} />
       {result && !inForm && <FormError text={result.error} />}
       <p>
@@ -59,7 +56,7 @@ export default function AccountDecisions() {
           />
         ))
       )}
-    </main>
+    </AccountSubpage>
   );
 }
 

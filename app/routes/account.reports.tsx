@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { AccountSubpage } from "~/components/AccountSubpage";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Pager } from "~/components/Pager";
 import { formatDateTime, isoTime } from "~/lib/dates";
@@ -21,11 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function MyReports() {
   const { reports, total, page, pages } = useLoaderData<typeof loader>();
   return (
-    <main id="obsah" className="page account-page">
-      <p>
-        <Link to="/account">← Môj účet</Link>
-      </p>
-      <h1>Moje hlásenia</h1>
+    <AccountSubpage title="Moje hlásenia">
       {total === 0 ? (
         <p>Zatiaľ ste nenahlásili žiadny článok. Nahlásiť ho môžete odkazom „Nahlásiť“ pod článkom; kto ho nahlásil, autor nevidí.</p>
       ) : (
@@ -57,7 +54,7 @@ export default function MyReports() {
           <Pager page={page} pages={pages} hrefOf={(n) => `/account/reports?page=${n}`} label="Stránky mojich hlásení" />
         </>
       )}
-    </main>
+    </AccountSubpage>
   );
 }
 
