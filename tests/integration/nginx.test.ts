@@ -13,6 +13,7 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GOOD_PASSWORD, uniqueEmail } from "../../scripts/lib/client";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
+import { runBuildCommand } from "../support/commands";
 
 const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 const DOMAIN = "dejiny.test";
@@ -134,6 +135,20 @@ describe("the site behind nginx (deploy/nginx/dejiny.conf)", () => {
     expect(withoutGzip.headers["content-encoding"]).toBeUndefined();
     expect(withoutGzip.text).toBe(first.text);
   });
+
+  it("lets a hidden article go once its minute is over: visitors then get 404, never the copy it kept", async () => {
+    const id = /href="\/posts\/([\w-]+)"/.exec((await send(ports.https, "/posts")).text)![1];
+    expect((await send(ports.https, `/posts/${id}`)).headers["x-cache-status"]).toBe("MISS");
+    expect((await send(ports.https, `/posts/${id}`)).headers["x-cache-status"]).toBe("HIT");
+    const hidden = await runBuildCommand("runAdminCommand", ["hide", id, "Skryté pre test proxy."], app);
+    expect(hidden.code, hidden.output).toBe(0);
+    // The app's own page cache forgets it at once; nginx keeps its copy for the minute the page allowed.
+    await new Promise((resolve) => setTimeout(resolve, 62_000));
+    for (let i = 0; i < 3; i++) {
+      const answer = await send(ports.https, `/posts/${id}`);
+      expect([answer.status, answer.headers["x-cache-status"]]).toEqual([404, "EXPIRED"]);
+    }
+  }, 90_000);
 
   /** The sign-in page's form, posted through nginx from `from` as a browser on the site would. */
   const postForm = (fields: Record<string, string>, { from = "127.0.0.1", headers = {} }: { from?: string; headers?: Record<string, string> } = {}) =>
