@@ -10,6 +10,7 @@ import { defineConfig } from "vitest/config";
  * beside other work, their bounds would measure the neighbours.
  */
 export const SERVERS_OF_THEIR_OWN = [
+  "busy-answers",
   "cache-invalidation",
   "caddy",
   "crash",

@@ -65,7 +65,7 @@ export function handleDataRequest(response: Response, { request }: LoaderFunctio
 }
 
 function setCacheHeaders(request: Request, status: number, headers: Headers) {
-  // A route without a `headers` export (or a thrown answer) drops its Retry-After from the document: every 503 and 507 says when to come back.
+  // A route without a `headers` export (or a thrown answer) drops its Retry-After from the document: every 429, 503 and 507 says when to come back.
   if (!headers.has("Retry-After")) for (const [name, value] of Object.entries(retryAfter(status))) headers.set(name, value);
   const signedIn = hasSessionCookie(request);
   headers.set("Cache-Control", pageCacheControl({ signedIn, method: request.method, status, routeSays: headers.get("Cache-Control") }));

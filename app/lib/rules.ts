@@ -51,6 +51,8 @@ export function parseListLimit(raw: string | null): number {
 
 /** A burst of expensive work (password checks, images) is over what the server queues: try again in a moment (503). */
 export const BUSY_MESSAGE = "Server je práve preťažený. Skúste to, prosím, o chvíľu znova.";
+/** A create form refused as busy after its new image was dropped unread or undecoded: the text comes back, the image does not. */
+export const BUSY_FORM_MESSAGE = `${BUSY_MESSAGE} Váš text zostal vo formulári; obrázok vyberte znova.`;
 
 /**
  * The largest request body the site reads: the create form with an image

@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, lt, sql } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
 import { db } from "~/db/connection.server";
 import { rateLimits } from "~/db/schema.server";
 
@@ -37,6 +37,21 @@ export function takeAttempts(budgets: Budget[], now: number): boolean {
     if (error === refused) return false;
     throw error;
   }
+}
+
+/** When every used-up budget among `budgets` has started a new window (ms since the epoch): the earliest another attempt can pass. */
+export function usedUpUntil(budgets: Budget[], now: number): number {
+  const rows = db
+    .select({ key: rateLimits.key, windowStart: rateLimits.windowStart, count: rateLimits.count })
+    .from(rateLimits)
+    .where(inArray(rateLimits.key, budgets.map((b) => b.key)))
+    .all();
+  let until = now;
+  for (const { key, max, windowMs } of budgets) {
+    const row = rows.find((r) => r.key === key);
+    if (row && row.count >= max && row.windowStart > now - windowMs) until = Math.max(until, row.windowStart + windowMs);
+  }
+  return until;
 }
 
 /** Give back one attempt taken in the current window (e.g. a sign-in that succeeded is no failure). */

@@ -1,3 +1,5 @@
+import { retryAtOfRequest } from "./request-log.server";
+
 /** The server has more work waiting of this kind than it will queue: answer "busy" now rather than late. */
 export class BusyError extends Error {
   constructor(readonly what: string) {
@@ -5,10 +7,19 @@ export class BusyError extends Error {
   }
 }
 
-/** A 503 (busy) and a 507 (out of space) say when to come back; anything else says nothing more. */
+/**
+ * A 503 (busy), a 507 (out of space) and a 429 (a limit used up) say when
+ * to come back; anything else says nothing more. A 429's is when the
+ * limits that refused this request start their next window (noted by
+ * throttle.server.ts reserve), at least a second; a minute if none noted.
+ */
 export function retryAfter(status: number): Record<string, string> {
   if (status === 503) return { "Retry-After": "5" };
   if (status === 507) return { "Retry-After": "300" };
+  if (status === 429) {
+    const at = retryAtOfRequest();
+    return { "Retry-After": at ? String(Math.max(1, Math.ceil((at - Date.now()) / 1000))) : "60" };
+  }
   return {};
 }
 

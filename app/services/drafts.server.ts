@@ -1,6 +1,6 @@
 import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, formIntent, type ArticlePreview } from "~/lib/drafts";
 import { checkForm, DRAFT_FIELDS, draftSchema, formProblem } from "~/lib/forms";
-import { POST_MESSAGES, typedText } from "~/lib/rules";
+import { BUSY_FORM_MESSAGE, BUSY_MESSAGE, POST_MESSAGES, typedText } from "~/lib/rules";
 import { sourcesFrom } from "~/lib/sources";
 import { inTransaction } from "~/db/connection.server";
 import { countDraftsOf, deleteDraft, getDraft, rebaseDraft, writeDraft, type Draft, type DraftImage } from "~/models/drafts.server";
@@ -279,6 +279,22 @@ function draftSaved(result: PostResult<{ id: string }> | DraftRefusal): FormAnsw
 
 /** The create form, or a new article's draft (`access`), as read from its upload (post-upload.server.ts), by the button pressed. */
 export async function answerArticleForm(user: CurrentUser, read: PostFormRead, access?: DraftAccess): Promise<FormAnswer> {
+  // Cut off while reading (the image comes last), or sent whole: either way an image came with the form.
+  const imageSent = read.input.image !== null || read.refusal !== undefined;
+  return pickImageAgain(await answerReadForm(user, read, access), imageSent);
+}
+
+/**
+ * A form with a new image told "busy" (503: the upload memory or the
+ * decoder's queue full) without keeping the image: its text comes back,
+ * and it says the image must be picked again (a storage fault says so itself: onForm).
+ */
+function pickImageAgain(answer: FormAnswer, imageSent: boolean): FormAnswer {
+  if (answer.ok || answer.error !== BUSY_MESSAGE || !imageSent || answer.values?.pendingImage) return answer;
+  return { ...answer, error: BUSY_FORM_MESSAGE, invalid: ["image"] };
+}
+
+async function answerReadForm(user: CurrentUser, read: PostFormRead, access?: DraftAccess): Promise<FormAnswer> {
   const input = { ...read.input, summary: "" };
   if (read.refusal) {
     const { status, error, invalid } = read.refusal;

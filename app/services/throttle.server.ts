@@ -3,7 +3,8 @@ import { QUOTAS } from "~/lib/rules";
 import { createHash } from "node:crypto";
 import { normaliseEmail } from "~/models/users.server";
 import { addressKey } from "./client-address.server";
-import { forgetAttempt, forgetAttemptsStartingWith, purgeOldAttempts, returnAttempts, takeAttempts, type Budget } from "~/models/rate-limits.server";
+import { forgetAttempt, forgetAttemptsStartingWith, purgeOldAttempts, returnAttempts, takeAttempts, usedUpUntil, type Budget } from "~/models/rate-limits.server";
+import { noteRetryAt } from "./request-log.server";
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -65,11 +66,16 @@ export function subject(value: string): string {
 /**
  * Reserve one attempt against every limit, all or none, before doing the
  * expensive work: false when any limit is used up. Parallel requests cannot
- * overrun a limit, because reserving is one database transaction.
+ * overrun a limit, because reserving is one database transaction. A refusal
+ * notes when the limits let the next attempt through: the request's 429
+ * says it in Retry-After (concurrency.server.ts retryAfter).
  */
 export function reserve(attempts: Attempt[], now = Date.now()): boolean {
   if (Math.random() < 0.01) purgeOldAttempts(now - 2 * DAY);
-  return takeAttempts(budgets(attempts), now);
+  const taken = budgets(attempts);
+  if (takeAttempts(taken, now)) return true;
+  noteRetryAt(usedUpUntil(taken, now));
+  return false;
 }
 
 /** Give reserved attempts back (the attempt did not count, e.g. a sign-in that succeeded). */
