@@ -25,6 +25,9 @@ import { contentSecurityPolicy } from "./security";
  * - The public moderation log (/moderation), by its `page` alone: the route
  *   redirects any other spelling of a page, and a page past the last, to
  *   the page it shows, and a redirect is not kept.
+ * - The forms a visitor opens, the same for every visitor (VISITOR_FORMS):
+ *   kept for visitors only — a signed-in reader is sent on from them or gets
+ *   a form of their own, and a page with a token (a reset link) is never one.
  * - Keyed by URL and by the reader: visitors share entries; a signed-in user
  *   (with their admin status) has entries of their own, never shown to anyone else.
  * - Pages of a search (`q`) are kept apart, in a smaller store: searches are
@@ -64,6 +67,8 @@ const ARTICLE_PATH = /^\/posts\/([\w-]+)$/;
 const HISTORY_PATH = /^\/posts\/([\w-]+)\/history$/;
 // Page numbers as the history and the public log write them; a page past the last answers 404 (the history) or a redirect (the log), and is not kept.
 const PAGE_SEARCH = /^(?:\?page=[1-9]\d{0,5})?$/;
+// Exactly as the site's links write them: any other spelling is rendered each time.
+const VISITOR_FORMS = new Set(["/signinsignup", "/signinsignup?mode=register", "/signinsignup?forgot", "/signinsignup?redirectTo=/create-post", "/reset-password"]);
 
 export type Entry = {
   status: 200 | 404;
@@ -161,7 +166,7 @@ export class PageStore {
 export type RouteMatch = { id: string; params: Record<string, string | undefined> };
 
 /** A request the page cache may answer: the entry's key, the status the page has, the address to render it from, and whether a search made it. */
-type Page = { key: string; status: 200 | 404; renderUrl: URL; articleId?: string; searched?: boolean };
+type Page = { key: string; status: 200 | 404; renderUrl: URL; articleId?: string; searched?: boolean; visitorsOnly?: boolean };
 
 type PageCacheOptions = {
   pages: AppForServer["pages"];
@@ -205,6 +210,8 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
       if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
       return articleId !== undefined && pages.articleState(articleId) === "missing" ? missingArticle(url) : null;
     }
+    const address = `${url.pathname}${url.search}`;
+    if (VISITOR_FORMS.has(address)) return { key: address, status: 200, renderUrl: url, visitorsOnly: true };
     const historyOf = HISTORY_PATH.exec(url.pathname)?.[1];
     if (historyOf !== undefined) {
       return PAGE_SEARCH.test(url.search) && pages.articleState(historyOf) === "shown" ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
@@ -225,6 +232,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     let page = cacheablePage(url);
     if (!page) return null;
     const signedIn = Boolean(cookie?.includes("dejiny_session="));
+    if (page.visitorsOnly && signedIn) return null;
     const reader = signedIn ? await pages.readerOf(new Request(url, { headers: { cookie: cookie! } })) : "visitor";
     // An article whose page is cached exists and is shown (any change empties the cache): only a miss asks the database.
     if (page.articleId !== undefined && !storeOf(page).has(`${reader} ${page.key}`)) {
@@ -288,13 +296,13 @@ function onlyListParams(params: URLSearchParams): boolean {
 }
 
 /** If-None-Match names this entry (compared weakly, as RFC 9110 asks for If-None-Match). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
+export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
   return header.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
 }
 
-function acceptsGzip(header = ""): boolean {
+export function acceptsGzip(header = ""): boolean {
   return header.split(",").some((part) => {
     const [coding, ...params] = part.trim().split(";");
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));

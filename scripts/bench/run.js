@@ -166,7 +166,7 @@ function visitorPages({ samplePost }) {
     { path: "/signinsignup" },
     { path: "/signinsignup?mode=register" },
     // A visitor is sent to sign in first.
-    { path: "/create-post", status: 303 },
+    { path: "/create-post", status: 302 },
     { path: "/reset-password", label: "/reset-password (no token)" },
     { path: "/conflicts" },
     { path: "/tags.json" },
