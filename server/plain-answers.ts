@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import type { AppForServer } from "~/server-interface.server";
-import { acceptsGzip, matchesEtag } from "./page-cache";
+import { sendKept } from "./page-cache";
 
 /**
  * The answers that need neither React nor Remix, given before either is
@@ -13,52 +13,20 @@ import { acceptsGzip, matchesEtag } from "./page-cache";
  * files that answered them before.
  */
 
-/** A body fixed for the life of the process, plain and gzipped, with its validators and headers. */
-type Fixed = { plain: Buffer; gzipped: Buffer | null; etag: string; lastModified: Date | null; headers: Record<string, string> };
-
-/** Gzipped only when that saves something, as the compression middleware did (it leaves bodies under 1 KB with a length alone). */
-function fixed(plain: Buffer, { etag, lastModified = null, gzip, headers }: { etag: string; lastModified?: Date | null; gzip: boolean; headers: Record<string, string> }): Fixed {
-  return { plain, gzipped: gzip ? gzipSync(plain) : null, etag, lastModified, headers };
-}
+/** A body fixed for the life of the process, plain and (when that saves something) gzipped, with its headers. */
+type Fixed = { plain: Buffer; gzipped: Buffer | null; contentType: string; headers: Record<string, string> };
 
 /** robots.txt as its route answered it: a strong ETag of the body, kept a day, compressed on the fly (now once). */
 function robots({ body, etag }: { body: string; etag: string }): Fixed {
-  return fixed(Buffer.from(body), { etag, gzip: true, headers: { "Cache-Control": "public, max-age=86400", "Content-Type": "text/plain; charset=utf-8" } });
+  const plain = Buffer.from(body);
+  return { plain, gzipped: gzipSync(plain), contentType: "text/plain; charset=utf-8", headers: { "Cache-Control": "public, max-age=86400", ETag: etag } };
 }
 
-/** The tag list as express.static sent the built file: its weak size-and-time ETag, Last-Modified, an hour's caching. */
+/** The tag list as express.static sent the built file: its weak size-and-time ETag, Last-Modified, an hour's caching; under 1 KB, so never compressed. */
 function tagList(file: string): Fixed {
   const { size, mtime } = statSync(file);
-  const etag = `W/"${size.toString(16)}-${mtime.getTime().toString(16)}"`;
-  const headers = { "Cache-Control": "public, max-age=3600", "Content-Type": "application/json; charset=UTF-8" };
-  return fixed(readFileSync(file), { etag, lastModified: mtime, gzip: false, headers });
-}
-
-/** Whether the reader's copy is current: If-None-Match (compared weakly) wins over If-Modified-Since (RFC 9110, 13.2.2). */
-function fresh(req: IncomingMessage, { etag, lastModified }: Fixed): boolean {
-  const ifNoneMatch = req.headers["if-none-match"];
-  if (ifNoneMatch) return matchesEtag(ifNoneMatch, etag);
-  const since = Date.parse(req.headers["if-modified-since"] ?? "");
-  return lastModified !== null && !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
-}
-
-function send(req: IncomingMessage, res: ServerResponse, answer: Fixed): void {
-  res.setHeader("ETag", answer.etag);
-  if (answer.lastModified) res.setHeader("Last-Modified", answer.lastModified.toUTCString());
-  res.setHeader("Cache-Control", answer.headers["Cache-Control"]);
-  // As the compression middleware said of every compressible type, compressed or not.
-  res.setHeader("Vary", "Accept-Encoding");
-  if (fresh(req, answer)) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  const gzip = answer.gzipped !== null && acceptsGzip(req.headers["accept-encoding"]);
-  const body = gzip ? answer.gzipped! : answer.plain;
-  res.setHeader("Content-Type", answer.headers["Content-Type"]);
-  res.setHeader("Content-Length", body.length);
-  if (gzip) res.setHeader("Content-Encoding", "gzip");
-  res.end(req.method === "HEAD" ? undefined : body);
+  const headers = { "Cache-Control": "public, max-age=3600", ETag: `W/"${size.toString(16)}-${mtime.getTime().toString(16)}"`, "Last-Modified": mtime.toUTCString() };
+  return { plain: readFileSync(file), gzipped: null, contentType: "application/json; charset=UTF-8", headers };
 }
 
 type Options = {
@@ -100,7 +68,7 @@ export function createPlainAnswers({ app, tagsFile }: Options) {
       }
       const answer = files.get(pathname);
       if (!answer) return false;
-      send(req, res, answer);
+      sendKept(req, res, answer, answer.headers);
       return true;
     },
   };
