@@ -74,9 +74,11 @@ const HISTORY_PATH = /^\/posts\/([\w-]+)\/history$/;
 const PAGE_SEARCH = /^(?:\?page=[1-9]\d{0,5})?$/;
 // Exactly as the site's links write them: any other spelling is rendered each time.
 const VISITOR_FORMS = new Set(["/signinsignup", "/signinsignup?mode=register", "/signinsignup?forgot", "/signinsignup?redirectTo=/create-post", "/reset-password"]);
+// Pages a visitor is sent on from (to sign in first): the redirect is kept, as the app answered it.
+const VISITOR_REDIRECTS = new Set(["/create-post"]);
 
 export type Entry = {
-  status: 200 | 404;
+  status: 200 | 302 | 404;
   plain: Buffer;
   gzipped: Buffer;
   /** The page's own Content-Security-Policy: its inline scripts by hash. */
@@ -85,6 +87,8 @@ export type Entry = {
   bytes: number;
   /** A weak validator (the same page, gzipped or not). */
   etag: string;
+  /** Where a kept redirect sends the visitor (it has no body, and no headers of a page). */
+  location?: string;
   /** A feed's or the sitemap's own Cache-Control, ETag and Last-Modified, sent instead of a page's. */
   resourceHeaders?: Record<string, string>;
 };
@@ -150,12 +154,12 @@ export class PageStore {
   }
 
   /** Prepare a rendered page for serving; keep it unless the data changed since `renderedAt` (a version()). */
-  store(key: string, html: string, contentType: string, renderedAt: number, status: 200 | 404 = 200, resourceHeaders?: Record<string, string>): Entry {
+  store(key: string, html: string, contentType: string, renderedAt: number, status: Entry["status"] = 200, { resourceHeaders, location }: Pick<Entry, "resourceHeaders" | "location"> = {}): Entry {
     const csp = contentSecurityPolicy(inlineScriptHashes(html));
     const plain = Buffer.from(html.replaceAll(` nonce="${NONCE_PLACEHOLDER}"`, ""));
     const gzipped = gzipSync(plain, { level: 9 });
     const etag = `W/"${createHash("sha256").update(plain).digest("base64url").slice(0, 22)}"`;
-    const entry = { status, plain, gzipped, csp, contentType, bytes: plain.length + gzipped.length, etag, resourceHeaders };
+    const entry = { status, plain, gzipped, csp, contentType, bytes: plain.length + gzipped.length, etag, resourceHeaders, location };
     // Asked afresh: a write by any process while the page was rendered keeps it out.
     if (renderedAt !== this.version({ fresh: true })) return entry;
     this.entries.set(key, entry);
@@ -173,7 +177,7 @@ export class PageStore {
 export type RouteMatch = { id: string; params: Record<string, string | undefined> };
 
 /** A request the page cache may answer: the entry's key, the status the page has, the address to render it from, and whether a search made it. */
-type Page = { key: string; status: 200 | 404; renderUrl: URL; articleId?: string; searched?: boolean; visitorsOnly?: boolean; resource?: boolean };
+type Page = { key: string; status: Entry["status"]; renderUrl: URL; articleId?: string; searched?: boolean; visitorsOnly?: boolean; resource?: boolean };
 
 type PageCacheOptions = {
   pages: AppForServer["pages"];
@@ -231,6 +235,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     if (url.pathname.endsWith(".xml")) return resourcePage(url);
     const address = `${url.pathname}${url.search}`;
     if (VISITOR_FORMS.has(address)) return { key: address, status: 200, renderUrl: url, visitorsOnly: true };
+    if (VISITOR_REDIRECTS.has(address)) return { key: address, status: 302, renderUrl: url, visitorsOnly: true };
     const historyOf = HISTORY_PATH.exec(url.pathname)?.[1];
     if (historyOf !== undefined) {
       return PAGE_SEARCH.test(url.search) && pages.articleState(historyOf) === "shown" ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
@@ -274,7 +279,8 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     // A page that is not what its key says (e.g. the article was just deleted) is rendered afresh instead.
     if (response.status !== page.status || response.headers.has("set-cookie")) return null;
     const resourceHeaders = page.resource ? pickHeaders(response.headers, ["Cache-Control", "ETag", "Last-Modified"]) : undefined;
-    return store.store(page.key, html, response.headers.get("content-type") ?? "text/html; charset=utf-8", renderedAt, page.status, resourceHeaders);
+    const location = response.headers.get("location") ?? undefined;
+    return store.store(page.key, html, response.headers.get("content-type") ?? "text/html; charset=utf-8", renderedAt, page.status, { resourceHeaders, location });
   }
 
   return {
@@ -289,6 +295,11 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
         if (!filling.has(page.key)) filling.set(page.key, fill(page, req).finally(() => filling.delete(page.key)));
         entry = (await filling.get(page.key)) ?? undefined;
         if (!entry) return false;
+      }
+      if (entry.location) {
+        res.writeHead(entry.status, { Location: entry.location });
+        res.end();
+        return true;
       }
       if (entry.resourceHeaders) {
         sendKept(req, res, entry, entry.resourceHeaders);

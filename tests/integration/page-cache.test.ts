@@ -102,7 +102,7 @@ describe("the forms a visitor opens", () => {
     }
   });
 
-  it("are never kept for a signed-in reader, with a token, spelt otherwise, or as a form's answer", async () => {
+  it("are never kept for a signed-in reader, with a token, spelt otherwise, or as a form's answer; nor is /create-post's redirect of a visitor", async () => {
     const { client } = await registerUser(base);
     for (let i = 0; i < 2; i++) {
       const signedIn = await client.request("/reset-password");
@@ -120,6 +120,16 @@ describe("the forms a visitor opens", () => {
         await response.arrayBuffer();
         expect(kept(response), path).toBe(false);
       }
+    }
+    // A visitor is sent to sign in first (a kept redirect); the author gets the form.
+    for (let i = 0; i < 2; i++) {
+      const visitor = await fetch(`${base}/create-post`, { redirect: "manual" });
+      expect(visitor.status).toBe(302);
+      expect(visitor.headers.get("location")).toBe("/signinsignup?redirectTo=/create-post");
+      const author = await client.request("/create-post");
+      await author.arrayBuffer();
+      expect(author.status).toBe(200);
+      expect(author.headers.get("cache-control")).toBe("private, no-store");
     }
     const refused = await new Client(base).post("/signinsignup", { intent: "signin", email: "nikto@example.com", password: "zle-heslo-123" });
     expect(refused.html).toContain("Zlý e-mail alebo heslo");
