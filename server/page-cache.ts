@@ -74,6 +74,7 @@ const HISTORY_PATH = /^\/posts\/([\w-]+)\/history$/;
 const PAGE_SEARCH = /^(?:\?page=[1-9]\d{0,5})?$/;
 // Exactly as the site's links write them: any other spelling is rendered each time.
 const VISITOR_FORMS = new Set(["/signinsignup", "/signinsignup?mode=register", "/signinsignup?forgot", "/signinsignup?redirectTo=/create-post", "/reset-password"]);
+const RESOURCE_PATHS = new Set(["/feed.xml", "/sitemap.xml"]);
 // Pages a visitor is sent on from (to sign in first): the redirect is kept, as the app answered it.
 const VISITOR_REDIRECTS = new Set(["/create-post"]);
 
@@ -213,7 +214,6 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
   function resourcePage(url: URL): Page | null {
     const resource = (key: string): Page => ({ key, status: 200, renderUrl: url, resource: true });
     if (url.pathname === "/sitemap.xml") return url.search === "" ? resource(url.pathname) : null;
-    if (url.pathname !== "/feed.xml") return null;
     const params = [...url.searchParams];
     if (params.length === 0) return resource(url.pathname);
     const [[name, tag]] = params;
@@ -232,7 +232,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
       if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
       return articleId !== undefined && pages.articleState(articleId) === "missing" ? missingArticle(url) : null;
     }
-    if (url.pathname.endsWith(".xml")) return resourcePage(url);
+    if (RESOURCE_PATHS.has(url.pathname)) return resourcePage(url);
     const address = `${url.pathname}${url.search}`;
     if (VISITOR_FORMS.has(address)) return { key: address, status: 200, renderUrl: url, visitorsOnly: true };
     if (VISITOR_REDIRECTS.has(address)) return { key: address, status: 302, renderUrl: url, visitorsOnly: true };
