@@ -137,6 +137,24 @@ describe("the forms a visitor opens", () => {
   });
 });
 
+describe("feeds and the sitemap", () => {
+  it("are kept beside the pages, and any other .xml address is still the kept 404 page", async () => {
+    for (let i = 0; i < 2; i++) {
+      const unknown = await fetch(`${base}/nic-${i}.xml`);
+      await unknown.arrayBuffer();
+      expect(unknown.status).toBe(404);
+      if (i > 0) expect(unknown.headers.get("content-security-policy")).not.toContain("nonce");
+    }
+    for (const path of ["/feed.xml", "/feed.xml?tag=Morava", "/feed.xml?tag=Morava", "/sitemap.xml"]) {
+      const response = await fetch(`${base}${path}`);
+      await response.arrayBuffer();
+      expect(response.status, path).toBe(200);
+      // Sent whole from memory (Remix streams its answers without a length).
+      expect(response.headers.get("content-length"), path).not.toBeNull();
+    }
+  });
+});
+
 describe("conditional requests", () => {
   it("answer a browser that has the current page with 304 and no body (its policy the same); a changed page in full", async () => {
     for (const path of ["/", "/posts", "/posts?tag=Stredovek", "/posts?q=stefanik"]) {
