@@ -74,9 +74,10 @@ const HISTORY_PATH = /^\/posts\/([\w-]+)\/history$/;
 const PAGE_SEARCH = /^(?:\?page=[1-9]\d{0,5})?$/;
 // Exactly as the site's links write them: any other spelling is rendered each time.
 const VISITOR_FORMS = new Set(["/signinsignup", "/signinsignup?mode=register", "/signinsignup?forgot", "/signinsignup?redirectTo=/create-post", "/reset-password"]);
-const RESOURCE_PATHS = new Set(["/feed.xml", "/sitemap.xml"]);
 // Pages a visitor is sent on from (to sign in first): the redirect is kept, as the app answered it.
 const VISITOR_REDIRECTS = new Set(["/create-post"]);
+// Answers of resource routes, the same for every reader (resourcePage).
+const RESOURCE_PATHS = new Set(["/feed.xml", "/sitemap.xml"]);
 
 export type Entry = {
   status: 200 | 302 | 404;
