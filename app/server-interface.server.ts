@@ -3,9 +3,12 @@ import { closeWatcher, pageDataStamp } from "~/db/changes.server";
 import { sqlite } from "~/db/connection.server";
 import { VARIANT_FILE } from "~/lib/images";
 import { imageKeyInUse, postState } from "~/models/posts.server";
+import { healthProblems } from "~/services/health.server";
+import { etagOf } from "~/services/http-cache.server";
 import { imageStore } from "~/services/image-store.server";
 import { requestInfo } from "~/services/request-log.server";
 import { getCurrentUser } from "~/services/session.server";
+import { robotsTxt } from "~/services/sitemap.server";
 import { startup } from "~/services/startup.server";
 import { answerStorageFaults, storageFault } from "~/services/storage-fault.server";
 
@@ -35,6 +38,13 @@ export const appForServer = {
   answerStorageFaults,
   /** What a storage error means to a reader (an image that cannot be read): null when it is not the storage's fault. */
   storageFault,
+  /** /healthz: one line per failing check, none when the site can take writes (each check cached a few seconds). */
+  healthProblems,
+  /** robots.txt and its validator: fixed for the life of the process (it names PUBLIC_URL's sitemap). */
+  robotsTxt(): { body: string; etag: string } {
+    const body = robotsTxt();
+    return { body, etag: etagOf(body) };
+  },
   /** Run a request's handling with a record the app fills in for its log line (who it was). */
   requestInfo,
   /** What the page cache asks of the app. */

@@ -19,6 +19,7 @@ import type {} from "~/load-context";
 import { isCrossSiteRequest } from "./csrf";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
+import { createPlainAnswers } from "./plain-answers";
 import { answerAndClose, MeteredRequest, watchBody } from "./request-body";
 import { IMAGE_HEADERS, newNonce, securityHeaders } from "./security";
 
@@ -102,6 +103,9 @@ function matchRoute(pathname: string): RouteMatch | undefined {
 const pageCache = viteDevServer
   ? undefined
   : createPageCache({ pages: app$.pages, render: createFetchHandler(build, mode), matchRoute, publicUrl: env.publicUrl });
+
+// Health, robots.txt and the tag list: answered before the page cache, Express and Remix.
+const plainAnswers = createPlainAnswers({ app: app$, tagsFile: viteDevServer ? null : "build/client/tags.json" });
 
 // ---------------------------------------------------------------- everything else
 
@@ -277,6 +281,7 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
   // The site's own address is PUBLIC_URL; a proxy's idea of the host is never used.
   delete req.headers["x-forwarded-host"];
   if (!/^https?$/.test(String(req.headers["x-forwarded-proto"] ?? "http"))) delete req.headers["x-forwarded-proto"];
+  if (plainAnswers.serve(req, res)) return;
   app$.requestInfo.run(info, () => {
     (pageCache?.serve(req, res) ?? Promise.resolve(false))
       .catch((error) => {

@@ -5,6 +5,7 @@ import { gzipSync } from "node:zlib";
 import { pageCacheControl } from "~/lib/cache-control";
 import { listSearch, readListState } from "~/lib/links";
 import { PUBLIC_LOG_PATH } from "~/lib/public-log";
+import { isTag } from "~/lib/tags";
 import type { AppForServer } from "~/server-interface.server";
 import { contentSecurityPolicy } from "./security";
 
@@ -25,6 +26,13 @@ import { contentSecurityPolicy } from "./security";
  * - The public moderation log (/moderation), by its `page` alone: the route
  *   redirects any other spelling of a page, and a page past the last, to
  *   the page it shows, and a redirect is not kept.
+ * - The forms a visitor opens, the same for every visitor (VISITOR_FORMS):
+ *   kept for visitors only — a signed-in reader is sent on from them or gets
+ *   a form of their own, and a page with a token (a reset link) is never one.
+ * - The Atom feeds (the site's, a known tag's) and the sitemap (not its
+ *   numbered files of a large site, up to a megabyte each): the same for
+ *   every reader, signed in or not, so one entry each, served with the
+ *   headers and validators their routes gave them.
  * - Keyed by URL and by the reader: visitors share entries; a signed-in user
  *   (with their admin status) has entries of their own, never shown to anyone else.
  * - Pages of a search (`q`) are kept apart, in a smaller store: searches are
@@ -64,9 +72,15 @@ const ARTICLE_PATH = /^\/posts\/([\w-]+)$/;
 const HISTORY_PATH = /^\/posts\/([\w-]+)\/history$/;
 // Page numbers as the history and the public log write them; a page past the last answers 404 (the history) or a redirect (the log), and is not kept.
 const PAGE_SEARCH = /^(?:\?page=[1-9]\d{0,5})?$/;
+// Exactly as the site's links write them: any other spelling is rendered each time.
+const VISITOR_FORMS = new Set(["/signinsignup", "/signinsignup?mode=register", "/signinsignup?forgot", "/signinsignup?redirectTo=/create-post", "/reset-password"]);
+// Pages a visitor is sent on from (to sign in first): the redirect is kept, as the app answered it.
+const VISITOR_REDIRECTS = new Set(["/create-post"]);
+// Answers of resource routes, the same for every reader (resourcePage).
+const RESOURCE_PATHS = new Set(["/feed.xml", "/sitemap.xml"]);
 
 export type Entry = {
-  status: 200 | 404;
+  status: 200 | 302 | 404;
   plain: Buffer;
   gzipped: Buffer;
   /** The page's own Content-Security-Policy: its inline scripts by hash. */
@@ -75,6 +89,10 @@ export type Entry = {
   bytes: number;
   /** A weak validator (the same page, gzipped or not). */
   etag: string;
+  /** Where a kept redirect sends the visitor (it has no body, and no headers of a page). */
+  location?: string;
+  /** A feed's or the sitemap's own Cache-Control, ETag and Last-Modified, sent instead of a page's. */
+  resourceHeaders?: Record<string, string>;
 };
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
@@ -138,12 +156,12 @@ export class PageStore {
   }
 
   /** Prepare a rendered page for serving; keep it unless the data changed since `renderedAt` (a version()). */
-  store(key: string, html: string, contentType: string, renderedAt: number, status: 200 | 404 = 200): Entry {
+  store(key: string, html: string, contentType: string, renderedAt: number, status: Entry["status"] = 200, { resourceHeaders, location }: Pick<Entry, "resourceHeaders" | "location"> = {}): Entry {
     const csp = contentSecurityPolicy(inlineScriptHashes(html));
     const plain = Buffer.from(html.replaceAll(` nonce="${NONCE_PLACEHOLDER}"`, ""));
     const gzipped = gzipSync(plain, { level: 9 });
     const etag = `W/"${createHash("sha256").update(plain).digest("base64url").slice(0, 22)}"`;
-    const entry = { status, plain, gzipped, csp, contentType, bytes: plain.length + gzipped.length, etag };
+    const entry = { status, plain, gzipped, csp, contentType, bytes: plain.length + gzipped.length, etag, resourceHeaders, location };
     // Asked afresh: a write by any process while the page was rendered keeps it out.
     if (renderedAt !== this.version({ fresh: true })) return entry;
     this.entries.set(key, entry);
@@ -161,7 +179,7 @@ export class PageStore {
 export type RouteMatch = { id: string; params: Record<string, string | undefined> };
 
 /** A request the page cache may answer: the entry's key, the status the page has, the address to render it from, and whether a search made it. */
-type Page = { key: string; status: 200 | 404; renderUrl: URL; articleId?: string; searched?: boolean };
+type Page = { key: string; status: Entry["status"]; renderUrl: URL; articleId?: string; searched?: boolean; visitorsOnly?: boolean; resource?: boolean };
 
 type PageCacheOptions = {
   pages: AppForServer["pages"];
@@ -193,6 +211,16 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     return { key: `404 /posts${search}`, status: 404, renderUrl: new URL(`/posts/-${search}`, url) };
   }
 
+  /** A feed or the sitemap, by its canonical address (a tag's feed however its tag is %-escaped). */
+  function resourcePage(url: URL): Page | null {
+    const resource = (key: string): Page => ({ key, status: 200, renderUrl: url, resource: true });
+    if (url.pathname === "/sitemap.xml") return url.search === "" ? resource(url.pathname) : null;
+    const params = [...url.searchParams];
+    if (params.length === 0) return resource(url.pathname);
+    const [[name, tag]] = params;
+    return params.length === 1 && name === "tag" && isTag(tag) ? resource(`/feed.xml?tag=${encodeURIComponent(tag)}`) : null;
+  }
+
   function cacheablePage(url: URL): Page | null {
     if (CACHEABLE_PATH.test(url.pathname)) {
       const articleId = ARTICLE_PATH.exec(url.pathname)?.[1];
@@ -205,6 +233,10 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
       if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
       return articleId !== undefined && pages.articleState(articleId) === "missing" ? missingArticle(url) : null;
     }
+    if (RESOURCE_PATHS.has(url.pathname)) return resourcePage(url);
+    const address = `${url.pathname}${url.search}`;
+    if (VISITOR_FORMS.has(address)) return { key: address, status: 200, renderUrl: url, visitorsOnly: true };
+    if (VISITOR_REDIRECTS.has(address)) return { key: address, status: 302, renderUrl: url, visitorsOnly: true };
     const historyOf = HISTORY_PATH.exec(url.pathname)?.[1];
     if (historyOf !== undefined) {
       return PAGE_SEARCH.test(url.search) && pages.articleState(historyOf) === "shown" ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
@@ -224,7 +256,9 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     if (method !== "GET" && method !== "HEAD") return null;
     let page = cacheablePage(url);
     if (!page) return null;
+    if (page.resource) return { ...page, key: `anyone ${page.key}`, signedIn: false };
     const signedIn = Boolean(cookie?.includes("dejiny_session="));
+    if (page.visitorsOnly && signedIn) return null;
     const reader = signedIn ? await pages.readerOf(new Request(url, { headers: { cookie: cookie! } })) : "visitor";
     // An article whose page is cached exists and is shown (any change empties the cache): only a miss asks the database.
     if (page.articleId !== undefined && !storeOf(page).has(`${reader} ${page.key}`)) {
@@ -245,7 +279,9 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     const html = await response.text();
     // A page that is not what its key says (e.g. the article was just deleted) is rendered afresh instead.
     if (response.status !== page.status || response.headers.has("set-cookie")) return null;
-    return store.store(page.key, html, response.headers.get("content-type") ?? "text/html; charset=utf-8", renderedAt, page.status);
+    const resourceHeaders = page.resource ? pickHeaders(response.headers, ["Cache-Control", "ETag", "Last-Modified"]) : undefined;
+    const location = response.headers.get("location") ?? undefined;
+    return store.store(page.key, html, response.headers.get("content-type") ?? "text/html; charset=utf-8", renderedAt, page.status, { resourceHeaders, location });
   }
 
   return {
@@ -260,6 +296,15 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
         if (!filling.has(page.key)) filling.set(page.key, fill(page, req).finally(() => filling.delete(page.key)));
         entry = (await filling.get(page.key)) ?? undefined;
         if (!entry) return false;
+      }
+      if (entry.location) {
+        res.writeHead(entry.status, { Location: entry.location });
+        res.end();
+        return true;
+      }
+      if (entry.resourceHeaders) {
+        sendKept(req, res, entry, entry.resourceHeaders);
+        return true;
       }
       res.setHeader("Cache-Control", pageCacheControl({ signedIn: page.signedIn, method: req.method!, status: entry.status, sameForEveryone: true }));
       res.setHeader("Vary", "Accept-Encoding, Cookie");
@@ -282,19 +327,51 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
   };
 }
 
+/** Those of `names` the response has. */
+function pickHeaders(headers: Headers, names: string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (headers.has(name) ? [[name, headers.get(name)!]] : [])));
+}
+
+/** Whether the reader's copy is current: If-None-Match (compared weakly) wins over If-Modified-Since (RFC 9110, 13.2.2). */
+export function readerHasIt(req: IncomingMessage, etag: string, lastModified: string | undefined): boolean {
+  const ifNoneMatch = req.headers["if-none-match"];
+  if (ifNoneMatch) return matchesEtag(ifNoneMatch, etag);
+  const since = Date.parse(req.headers["if-modified-since"] ?? "");
+  // HTTP dates have whole seconds.
+  return lastModified !== undefined && !Number.isNaN(since) && Math.floor(Date.parse(lastModified) / 1000) * 1000 <= since;
+}
+
+/** A kept body that is not a page (a feed, robots.txt, …) with its own headers: 304 when the reader has it, gzipped when asked. */
+export function sendKept(req: IncomingMessage, res: ServerResponse, body: { plain: Buffer; gzipped: Buffer | null; contentType: string }, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  // As the compression middleware said of every compressible type, compressed or not.
+  res.setHeader("Vary", "Accept-Encoding");
+  if (headers.ETag && readerHasIt(req, headers.ETag, headers["Last-Modified"])) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  const gzip = body.gzipped !== null && acceptsGzip(req.headers["accept-encoding"]);
+  const sent = gzip ? body.gzipped! : body.plain;
+  res.setHeader("Content-Type", body.contentType);
+  res.setHeader("Content-Length", sent.length);
+  if (gzip) res.setHeader("Content-Encoding", "gzip");
+  res.end(req.method === "HEAD" ? undefined : sent);
+}
+
 function onlyListParams(params: URLSearchParams): boolean {
   for (const name of params.keys()) if (!CACHEABLE_PARAMS.has(name)) return false;
   return true;
 }
 
 /** If-None-Match names this entry (compared weakly, as RFC 9110 asks for If-None-Match). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
+export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
   return header.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
 }
 
-function acceptsGzip(header = ""): boolean {
+export function acceptsGzip(header = ""): boolean {
   return header.split(",").some((part) => {
     const [coding, ...params] = part.trim().split(";");
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));

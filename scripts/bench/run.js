@@ -14,7 +14,9 @@
 //
 //   npm run bench
 //   npm run bench -- --sizes 1000 --duration 3      # a quick run
+//   npm run bench -- --sizes 1000 --only visitor   # only these groups' rows (and the ceiling)
 //   options: --sizes 1000,100000  --duration 10  --warmup 3  --connections 50  --keep
+//            --only anonymous,visitor,signed-in,search,history
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,7 +29,7 @@ import { measure } from "./lib/load.js";
 import { measurePageWeight } from "./lib/page-weight.js";
 import { COMMON_TAG, insertPosts, RARE_TAG, seededRandom } from "./lib/posts.js";
 import { onCleanup, removeOnCleanup, runAll } from "./lib/processes.js";
-import { flatCostLines, loadTable, weightTable } from "./lib/report.js";
+import { flatCostLines, loadTable, shortOfVisitorGoal, VISITOR_GOAL, weightTable } from "./lib/report.js";
 
 const IMAGE_POOL_SIZE = 20;
 const SIGNED_IN_CONNECTIONS = 10;
@@ -36,6 +38,7 @@ const HISTORY_CONNECTIONS = 10;
 /** The revisions of the article whose history is measured (the issue's case: p99 under 50 ms at 10 connections). */
 const REVISIONS = 200;
 const PAGE_SIZE = 9; // cards per list page (app/lib/rules.ts)
+const GROUPS = ["anonymous", "visitor", "signed-in", "search", "history"];
 
 function readOptions() {
   const { values } = parseArgs({
@@ -45,8 +48,12 @@ function readOptions() {
       warmup: { type: "string", default: "3" },
       connections: { type: "string", default: "50" },
       keep: { type: "boolean", default: false },
+      only: { type: "string", default: GROUPS.join(",") },
     },
   });
+  const only = values.only.split(",").map((group) => group.trim());
+  const unknown = only.filter((group) => !GROUPS.includes(group));
+  if (unknown.length > 0) throw new Error(`--only takes ${GROUPS.join(", ")}; got "${unknown.join(", ")}"`);
   const positive = (name, value) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive whole number, got "${value}"`);
@@ -58,6 +65,7 @@ function readOptions() {
     warmup: positive("warmup", values.warmup),
     connections: positive("connections", values.connections),
     keep: values.keep,
+    only,
   };
 }
 
@@ -147,7 +155,27 @@ function targets({ server, ceiling, cookie, data, connections }) {
     ...lists.map((t) => onServer({ ...t, label: `${t.path} (signed in)`, connections: SIGNED_IN_CONNECTIONS, headers: { cookie }, group: "signed-in" })),
     ...[...searches, ...newSearches].map((t) => onServer({ ...t, connections: SEARCH_CONNECTIONS, group: "search" })),
     ...history(data).map((t) => onServer({ ...t, connections: HISTORY_CONNECTIONS, group: "history" })),
+    ...visitorPages(data).map((t) => onServer({ label: t.path, ...t, connections, group: "visitor" })),
     { label: "ceiling (replayed /posts)", url: ceiling.url, connections, group: "ceiling", pid: ceiling.pid },
+  ];
+}
+
+/** The rest of what a visitor can ask for with a GET (issue 24, goal 1): forms, feeds, the sitemap, plain files, the logs. */
+function visitorPages({ samplePost }) {
+  return [
+    { path: "/signinsignup" },
+    { path: "/signinsignup?mode=register" },
+    // A visitor is sent to sign in first.
+    { path: "/create-post", status: 302 },
+    { path: "/reset-password", label: "/reset-password (no token)" },
+    { path: "/conflicts" },
+    { path: "/tags.json" },
+    { path: "/feed.xml" },
+    { path: `/feed.xml?tag=${encodeURIComponent(COMMON_TAG)}`, label: "/feed.xml?tag=…" },
+    { path: "/sitemap.xml" },
+    { path: "/robots.txt" },
+    { path: `/posts/${samplePost.id}/history`, label: "/posts/:id/history (visitor)" },
+    { path: "/moderation" },
   ];
 }
 
@@ -184,7 +212,9 @@ async function benchSize(size, { workDir, pool, options, withPageWeight }) {
   onCleanup(ceiling.stop);
 
   const rows = [];
-  const list = targets({ server, ceiling, cookie, data: { size, ...data }, connections: options.connections });
+  const list = targets({ server, ceiling, cookie, data: { size, ...data }, connections: options.connections }).filter(
+    (target) => target.group === "ceiling" || options.only.includes(target.group),
+  );
   for (const target of list) {
     if (target.cards !== undefined) await checkCards(target);
     const result = await measure(target.url, { ...options, ...target });
@@ -202,6 +232,8 @@ function printResults(results, options) {
   for (const result of results) {
     console.log(`\n### N = ${result.size.toLocaleString("en-US")} posts (${options.duration} s after ${options.warmup} s warm-up)\n`);
     console.log(loadTable(result));
+    const short = shortOfVisitorGoal(result);
+    console.log(`\nA visitor's GETs under ${VISITOR_GOAL * 100} % of the ceiling (images aside: their goal is their own): ${short.length === 0 ? "none" : short.join(", ")}.`);
     console.log(`\nServer peak RSS: ${result.peakRssMb.toFixed(0)} MB. Ceiling body: ${result.ceilingBodyBytes} bytes (gzip). Start with search indexing: ${result.startSeconds.toFixed(1)} s.`);
   }
   if (results.length > 1) {
@@ -233,7 +265,7 @@ await runAll(async () => {
 
   const results = [];
   for (const [i, size] of options.sizes.entries()) {
-    results.push(await benchSize(size, { workDir, pool, options, withPageWeight: i === 0 }));
+    results.push(await benchSize(size, { workDir, pool, options, withPageWeight: i === 0 && options.only.includes("anonymous") }));
   }
   writeFileSync(resultsFile, JSON.stringify({ date: new Date().toISOString(), options, results }, null, 2));
   printResults(results, options);

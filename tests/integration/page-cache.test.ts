@@ -85,6 +85,76 @@ describe("an article's history", () => {
   });
 });
 
+describe("the forms a visitor opens", () => {
+  const forms = ["/signinsignup", "/signinsignup?mode=register", "/signinsignup?forgot", "/signinsignup?redirectTo=/create-post", "/reset-password"];
+  /** Served from the page cache: the same bytes as before, a weak ETag, its scripts named by hash instead of a nonce. */
+  const kept = (response: Response) => Boolean(response.headers.get("etag")?.startsWith('W/"')) && !response.headers.get("content-security-policy")!.includes("nonce");
+
+  it("are kept for visitors: the second visitor's request is served from the cache", async () => {
+    for (const path of forms) {
+      const first = await fetch(`${base}${path}`);
+      const html = await first.text();
+      const second = await fetch(`${base}${path}`);
+      expect(kept(second), path).toBe(true);
+      expect(await second.text(), path).toBe(html);
+      expect(second.headers.get("cache-control"), path).toBe("public, max-age=60");
+      expect((await fetch(`${base}${path}`, { headers: { "If-None-Match": second.headers.get("etag")! } })).status, path).toBe(304);
+    }
+  });
+
+  it("are never kept for a signed-in reader, with a token, spelt otherwise, or as a form's answer; nor is /create-post's redirect of a visitor", async () => {
+    const { client } = await registerUser(base);
+    for (let i = 0; i < 2; i++) {
+      const signedIn = await client.request("/reset-password");
+      await signedIn.arrayBuffer();
+      expect(signedIn.status).toBe(200);
+      expect(kept(signedIn)).toBe(false);
+      expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
+      // A signed-in reader is sent on from the sign-in page, never given the visitors' copy.
+      const signIn = await client.request("/signinsignup");
+      await signIn.arrayBuffer();
+      expect(signIn.status).toBeGreaterThanOrEqual(300);
+      expect(signIn.status).toBeLessThan(400);
+      for (const path of [`/reset-password?token=${"A".repeat(43)}`, "/signinsignup?mode=register&x=1", "/signinsignup?redirectTo=/account"]) {
+        const response = await fetch(`${base}${path}`);
+        await response.arrayBuffer();
+        expect(kept(response), path).toBe(false);
+      }
+    }
+    // A visitor is sent to sign in first (a kept redirect); the author gets the form.
+    for (let i = 0; i < 2; i++) {
+      const visitor = await fetch(`${base}/create-post`, { redirect: "manual" });
+      expect(visitor.status).toBe(302);
+      expect(visitor.headers.get("location")).toBe("/signinsignup?redirectTo=/create-post");
+      const author = await client.request("/create-post");
+      await author.arrayBuffer();
+      expect(author.status).toBe(200);
+      expect(author.headers.get("cache-control")).toBe("private, no-store");
+    }
+    const refused = await new Client(base).post("/signinsignup", { intent: "signin", email: "nikto@example.com", password: "zle-heslo-123" });
+    expect(refused.html).toContain("Zlý e-mail alebo heslo");
+    expect(kept(refused.response)).toBe(false);
+  });
+});
+
+describe("feeds and the sitemap", () => {
+  it("are kept beside the pages, and any other .xml address is still the kept 404 page", async () => {
+    for (let i = 0; i < 2; i++) {
+      const unknown = await fetch(`${base}/nic-${i}.xml`);
+      await unknown.arrayBuffer();
+      expect(unknown.status).toBe(404);
+      if (i > 0) expect(unknown.headers.get("content-security-policy")).not.toContain("nonce");
+    }
+    for (const path of ["/feed.xml", "/feed.xml?tag=Morava", "/feed.xml?tag=Morava", "/sitemap.xml"]) {
+      const response = await fetch(`${base}${path}`);
+      await response.arrayBuffer();
+      expect(response.status, path).toBe(200);
+      // Sent whole from memory (Remix streams its answers without a length).
+      expect(response.headers.get("content-length"), path).not.toBeNull();
+    }
+  });
+});
+
 describe("conditional requests", () => {
   it("answer a browser that has the current page with 304 and no body (its policy the same); a changed page in full", async () => {
     for (const path of ["/", "/posts", "/posts?tag=Stredovek", "/posts?q=stefanik"]) {

@@ -26,10 +26,22 @@ export function loadTable({ rows }) {
       number(row.p99),
       row.errors + row.unexpected,
       percent(row.requestsPerSecond, ceiling.requestsPerSecond),
-      row.group === "signed-in" ? percent(row.requestsPerSecond, healthz.requestsPerSecond) : "",
+      row.group === "signed-in" && healthz ? percent(row.requestsPerSecond, healthz.requestsPerSecond) : "",
       number(row.peakRssMb),
     ]),
   );
+}
+
+/** What every GET a visitor can send should make, as a share of the ceiling (issue 24, goal 1). */
+export const VISITOR_GOAL = 0.12;
+
+/** The visitor's rows (images aside) under VISITOR_GOAL of the ceiling, each with its share. */
+export function shortOfVisitorGoal({ rows }) {
+  const ceiling = rows.find((row) => row.group === "ceiling").requestsPerSecond;
+  return rows
+    .filter((row) => (row.group === "anonymous" || row.group === "visitor") && !row.path.startsWith("/images/"))
+    .filter((row) => row.requestsPerSecond < VISITOR_GOAL * ceiling)
+    .map((row) => `\`${row.label}\` (${percent(row.requestsPerSecond, ceiling)})`);
 }
 
 const ceilingOf = (result) => result.rows.find((row) => row.group === "ceiling").requestsPerSecond;
