@@ -14,7 +14,8 @@
 //
 //   npm run bench
 //   npm run bench -- --sizes 1000 --duration 3      # a quick run
-//   options: --sizes 1000,100000  --duration 10  --warmup 3  --connections 50  --keep
+//   npm run bench -- --sizes 1000 --only images      # only the rows whose label has "images" (and the ceiling)
+//   options: --sizes 1000,100000  --duration 10  --warmup 3  --connections 50  --only a,b  --keep
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,6 +45,7 @@ function readOptions() {
       duration: { type: "string", default: "10" },
       warmup: { type: "string", default: "3" },
       connections: { type: "string", default: "50" },
+      only: { type: "string", default: "" },
       keep: { type: "boolean", default: false },
     },
   });
@@ -57,6 +59,7 @@ function readOptions() {
     duration: positive("duration", values.duration),
     warmup: positive("warmup", values.warmup),
     connections: positive("connections", values.connections),
+    only: values.only.split(",").map((part) => part.trim()).filter(Boolean),
     keep: values.keep,
   };
 }
@@ -138,6 +141,7 @@ function targets({ server, ceiling, cookie, data, connections }) {
     { path: `/posts/${data.samplePost.id}`, label: "/posts/:id" },
     // Any missing id is the same cached page (the attack probe asks for random ones).
     { path: "/posts/neexistuje-000", label: "/posts/:missing (404)", status: 404 },
+    { path: `/images/${data.samplePost.image}-400.webp`, label: "/images/:key-400.webp" },
     { path: `/images/${data.samplePost.image}-800.webp`, label: "/images/:key-800.webp" },
     { path: "/healthz" },
   ];
@@ -184,7 +188,10 @@ async function benchSize(size, { workDir, pool, options, withPageWeight }) {
   onCleanup(ceiling.stop);
 
   const rows = [];
-  const list = targets({ server, ceiling, cookie, data: { size, ...data }, connections: options.connections });
+  // --only: the rows asked for, and the ceiling they are compared with.
+  const list = targets({ server, ceiling, cookie, data: { size, ...data }, connections: options.connections }).filter(
+    (target) => options.only.length === 0 || target.group === "ceiling" || options.only.some((part) => target.label.includes(part)),
+  );
   for (const target of list) {
     if (target.cards !== undefined) await checkCards(target);
     const result = await measure(target.url, { ...options, ...target });
@@ -233,7 +240,7 @@ await runAll(async () => {
 
   const results = [];
   for (const [i, size] of options.sizes.entries()) {
-    results.push(await benchSize(size, { workDir, pool, options, withPageWeight: i === 0 }));
+    results.push(await benchSize(size, { workDir, pool, options, withPageWeight: i === 0 && options.only.length === 0 }));
   }
   writeFileSync(resultsFile, JSON.stringify({ date: new Date().toISOString(), options, results }, null, 2));
   printResults(results, options);
