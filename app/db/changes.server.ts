@@ -43,6 +43,11 @@ export function pageDataStamp({ fresh = false } = {}): unknown {
   return stamp;
 }
 
+/** A value that differs whenever anything in the database may have changed: any table, any writer (4 µs to ask). */
+export function databaseVersion(): string {
+  return `${ownChanges.get()}:${dataVersion.get()}`;
+}
+
 export function closeWatcher(): void {
   watcher.close();
 }
