@@ -6,13 +6,13 @@ import type { ImageStore } from "./image-store.server";
  * Under load, sending an image from the folder cost mostly the thread
  * pool's round trips (open, stat, two reads, close) and the read stream's
  * 64 KB buffers (CPU profile: README, Performance). So the files most
- * recently sent are held in memory, at most MAX_BYTES in all: a page's
+ * recently sent are held in memory, 8 MB in all at most: a page's
  * images are asked for again and again.
  *
  * A file never changes under its name (written once, whole). Yet a file
  * renamed or removed behind the site's back (an operator, a restore) is
  * noticed at once: the folder is watched (inotify), and nothing is held
- * while it cannot be. A copy is kept only HELD_MS all the same, so a folder
+ * while it cannot be. A copy is kept only 10 s all the same, so a folder
  * failing is noticed soon. Whether an image may be sent at all (its key in
  * use) is asked for every request, before this (appForServer.openImage).
  */
