@@ -1,16 +1,19 @@
 import { env } from "~/config/env.server";
-import { closeWatcher, pageDataStamp } from "~/db/changes.server";
+import { closeWatcher, databaseVersion, pageDataStamp } from "~/db/changes.server";
 import { sqlite } from "~/db/connection.server";
 import { VARIANT_FILE } from "~/lib/images";
-import { imageKeyInUse, postState } from "~/models/posts.server";
+import { postState } from "~/models/posts.server";
 import { healthProblems } from "~/services/health.server";
 import { etagOf } from "~/services/http-cache.server";
+import { keptImageKeyAnswers } from "~/services/image-keys.server";
 import { imageStore } from "~/services/image-store.server";
 import { requestInfo } from "~/services/request-log.server";
 import { getCurrentUser } from "~/services/session.server";
 import { robotsTxt } from "~/services/sitemap.server";
 import { startup } from "~/services/startup.server";
 import { answerStorageFaults, storageFault } from "~/services/storage-fault.server";
+
+const imageKeyIsUsed = keptImageKeyAnswers(databaseVersion);
 
 /**
  * All the HTTP server (server/) uses of the app, besides rendering it: the
@@ -32,7 +35,7 @@ export const appForServer = {
    */
   async openImage(name: string) {
     const [, key] = VARIANT_FILE.exec(name) ?? [];
-    return key && imageKeyInUse(key) ? (await imageStore()).open(name) : null;
+    return key && imageKeyIsUsed(key) ? (await imageStore()).open(name) : null;
   },
   /** Every route's storage faults answered 503/507 (done to the build before it serves). */
   answerStorageFaults,

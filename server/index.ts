@@ -10,18 +10,17 @@ import express, { type ErrorRequestHandler } from "express";
 import { readdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import path from "node:path";
-import { THUMBNAIL, VARIANT_FILE } from "~/lib/images";
 import { BODY_MESSAGES } from "~/lib/rules";
 import type { AppForServer } from "~/server-interface.server";
 import type {} from "~/load-context";
 import { isCrossSiteRequest } from "./csrf";
+import { canonicalImageName, imageAnswers } from "./images";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
 import { createPlainAnswers } from "./plain-answers";
 import { answerAndClose, MeteredRequest, watchBody } from "./request-body";
-import { IMAGE_HEADERS, newNonce, securityHeaders } from "./security";
+import { newNonce, securityHeaders } from "./security";
 
 const dev = process.argv.includes("--dev");
 process.env.NODE_ENV ??= dev ? "development" : "production";
@@ -109,6 +108,8 @@ const plainAnswers = createPlainAnswers({ app: app$, tagsFile: viteDevServer ? n
 
 // ---------------------------------------------------------------- everything else
 
+const answerImage = imageAnswers(app$);
+
 const app = express();
 app.disable("x-powered-by");
 // The client address (for throttling) comes from the socket, or from the
@@ -138,58 +139,8 @@ if (env.readOnly) {
   });
 }
 
-// Uploaded images: only names the image store writes; never a path.
-app.get("/images/:name", async (req, res, next) => {
-  const name = VARIANT_FILE.exec(req.params.name);
-  try {
-    if (name && (await sendImage(req, res, name[0], { immutable: true }))) return;
-    // An image stored before thumbnails existed gets its thumbnail in the background after
-    // an upgrade (addMissingThumbnails); meanwhile its 400 px variant stands in, not for long.
-    if (name?.[2] === THUMBNAIL && (await sendImage(req, res, `${name[1]}-400.${name[3]}`, { immutable: false }))) return;
-  } catch (error) {
-    // The folder or the bucket failing: the browser is told to come back, the operator finds it in the log and /healthz.
-    const fault = app$.storageFault(error);
-    if (!fault || res.headersSent) return next(error);
-    console.error(`Could not read image ${req.params.name}`, error);
-    res.status(fault.status).set(fault.headers).type("text/plain; charset=utf-8").send(fault.error);
-    return;
-  }
-  res.status(404).type("text/plain").send("Not found");
-});
-
-const IMAGE_READER_IDLE_MS = 30_000;
-
-/**
- * Send a stored image with the headers express's sendFile gave (year-long
- * caching of names that never change, validators for conditional requests),
- * streamed from the folder or the bucket. False when there is no such file.
- */
-async function sendImage(req: express.Request, res: express.Response, name: string, { immutable }: { immutable: boolean }): Promise<boolean> {
-  const file = await app$.openImage(name);
-  if (!file) return false;
-  // A reader that stops reading for this long is let go: it holds a file, or memory, or a connection to the storage.
-  res.setTimeout(IMAGE_READER_IDLE_MS, () => res.destroy());
-  res.set({
-    ...IMAGE_HEADERS,
-    "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "public, max-age=0",
-    "Last-Modified": file.modified.toUTCString(),
-    ETag: file.etag,
-  });
-  res.type(path.extname(name));
-  if (req.fresh || req.method === "HEAD") {
-    file.body.destroy();
-    if (req.fresh) res.status(304);
-    else res.set("Content-Length", String(file.size));
-    res.end();
-    return true;
-  }
-  res.set("Content-Length", String(file.size));
-  // A client that goes away closes the file (or the bucket's connection) too.
-  pipeline(file.body, res).catch((error) => {
-    if (error.code !== "ERR_STREAM_PREMATURE_CLOSE") console.error(`Could not send image ${name}`, error);
-  });
-  return true;
-}
+// Uploaded images at any other spelling of their address (encoded, a trailing slash…): the canonical one is answered before Express.
+app.get("/images/:name", (req, res, next) => answerImage(req, res, req.params.name).catch(next));
 
 if (viteDevServer) {
   app.use(viteDevServer.middlewares);
@@ -212,12 +163,14 @@ app.all(
 
 // Anything that still fails: a plain answer, the details only in the log.
 // (Express marks what the client got wrong, e.g. a malformed %-escape, as 400.)
-const answerFailure: ErrorRequestHandler = (error, _req, res, _next) => {
-  const status = error.status >= 400 && error.status < 500 ? error.status : 500;
+function answerFailure(error: { status?: unknown }, res: ServerResponse): void {
+  const status = typeof error?.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
   if (status === 500) console.error(error);
-  if (!res.headersSent) res.status(status).type("text/plain; charset=utf-8").send(status === 500 ? "Unexpected Application Error!" : "Bad request");
-};
-app.use(answerFailure);
+  if (res.headersSent) return;
+  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8" });
+  res.end(status === 500 ? "Unexpected Application Error!" : "Bad request");
+}
+app.use(((error, _req, res, _next) => answerFailure(error, res)) as ErrorRequestHandler);
 
 // ---------------------------------------------------------------- the server
 
@@ -283,6 +236,12 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
   if (!/^https?$/.test(String(req.headers["x-forwarded-proto"] ?? "http"))) delete req.headers["x-forwarded-proto"];
   if (plainAnswers.serve(req, res)) return;
   app$.requestInfo.run(info, () => {
+    // An image at its own address needs neither the page cache nor Express: it is most of what a page asks for.
+    const image = req.method === "POST" ? undefined : canonicalImageName(req.url!);
+    if (image) {
+      answerImage(req, res, image).catch((error) => answerFailure(error, res));
+      return;
+    }
     (pageCache?.serve(req, res) ?? Promise.resolve(false))
       .catch((error) => {
         console.error("Page cache failed; rendering instead", error);

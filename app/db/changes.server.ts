@@ -43,6 +43,24 @@ export function pageDataStamp({ fresh = false } = {}): unknown {
   return stamp;
 }
 
+let version = "";
+let versionOwnChanges: unknown;
+let versionCheckedAt = -Infinity;
+
+/**
+ * A value that differs whenever anything in the database may have changed:
+ * any table, any writer (this process's at once, others' within a millisecond, as above).
+ */
+export function databaseVersion(): string {
+  const own = ownChanges.get();
+  const now = performance.now();
+  if (own === versionOwnChanges && now - versionCheckedAt < OTHERS_CHECKED_EVERY_MS) return version;
+  versionOwnChanges = own;
+  versionCheckedAt = now;
+  version = `${own}:${dataVersion.get()}`;
+  return version;
+}
+
 export function closeWatcher(): void {
   watcher.close();
 }

@@ -4,9 +4,10 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { VARIANT_FILE } from "~/lib/images";
 import { env } from "~/config/env.server";
+import { holdingRecentFiles } from "./recent-images.server";
 
-/** A stored file, opened to be sent. */
-export type ImageFile = { body: Readable; size: number; modified: Date; etag: string };
+/** A stored file, opened to be sent: a stream, or the bytes themselves when held in memory (recent-images.server.ts). */
+export type ImageFile = { body: Readable | Buffer; size: number; modified: Date; etag: string };
 
 /**
  * Where the image files are: a folder (UPLOADS_DIR, the default) or
@@ -149,9 +150,10 @@ let store: Promise<ImageStore> | undefined;
 /**
  * The site's image store. The S3 client is loaded only when images are in
  * a bucket: its code is some 20 MB of memory for a site that has no use for it.
+ * The folder's recently sent files are held in memory (a bucket's are not).
  */
 export function imageStore(): Promise<ImageStore> {
   const bucket = env.imageBucket;
-  store ??= bucket ? import("./image-bucket.server").then(({ bucketStore }) => checkingNames(bucketStore(bucket))) : Promise.resolve(folderStore(env.uploadsDir));
+  store ??= bucket ? import("./image-bucket.server").then(({ bucketStore }) => checkingNames(bucketStore(bucket))) : Promise.resolve(holdingRecentFiles(folderStore(env.uploadsDir), env.uploadsDir));
   return store;
 }

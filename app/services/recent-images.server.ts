@@ -1,0 +1,88 @@
+import { watch, type FSWatcher } from "node:fs";
+import { buffer } from "node:stream/consumers";
+import type { ImageStore } from "./image-store.server";
+
+/**
+ * Under load, sending an image from the folder cost mostly the thread
+ * pool's round trips (open, stat, two reads, close) and the read stream's
+ * 64 KB buffers (CPU profile: README, Performance). So the files most
+ * recently sent are held in memory, 8 MB in all at most: a page's
+ * images are asked for again and again.
+ *
+ * A file never changes under its name (written once, whole). Yet a file
+ * renamed or removed behind the site's back (an operator, a restore) is
+ * noticed at once: the folder is watched (inotify), and nothing is held
+ * while it cannot be. A copy is kept only 10 s all the same, so a folder
+ * failing is noticed soon. Whether an image may be sent at all (its key in
+ * use) is asked for every request, before this (appForServer.openImage).
+ */
+export const RECENT_IMAGE_LIMITS = { maxBytes: 8 * 1024 * 1024, maxFileBytes: 512 * 1024, heldMs: 10_000 };
+
+type Held = { bytes: Buffer; modified: Date; etag: string; until: number };
+
+/** `store` (of the files in `folder`), its `open` answering recently sent files from memory (their body a Buffer). */
+export function holdingRecentFiles(store: ImageStore, folder: string, limits = RECENT_IMAGE_LIMITS): ImageStore {
+  // In the order of use, least recent first: the first to go when room is needed.
+  const held = new Map<string, Held>();
+  let total = 0;
+  let watcher: FSWatcher | undefined;
+  const forgetAll = () => {
+    held.clear();
+    total = 0;
+  };
+  /** Whether changes to the folder are seen: watched from the first file sent (the folder may not exist before). */
+  const watching = () => {
+    if (watcher) return true;
+    try {
+      watcher = watch(folder, { persistent: false }, (_event, name) => (name ? drop(String(name)) : forgetAll()));
+    } catch {
+      return false;
+    }
+    watcher.on("error", () => {
+      watcher?.close();
+      watcher = undefined;
+      forgetAll();
+    });
+    return true;
+  };
+  const drop = (name: string) => {
+    const copy = held.get(name);
+    if (!copy) return;
+    total -= copy.bytes.length;
+    held.delete(name);
+  };
+  const hold = (name: string, copy: Held) => {
+    drop(name);
+    for (const oldest of held.keys()) {
+      if (total + copy.bytes.length <= limits.maxBytes) break;
+      drop(oldest);
+    }
+    held.set(name, copy);
+    total += copy.bytes.length;
+  };
+  return {
+    ...store,
+    async open(name) {
+      const copy = held.get(name);
+      if (copy && copy.until > performance.now()) {
+        held.delete(name);
+        held.set(name, copy);
+        return { body: copy.bytes, size: copy.bytes.length, modified: copy.modified, etag: copy.etag };
+      }
+      drop(name);
+      const file = await store.open(name);
+      if (!file || Buffer.isBuffer(file.body) || file.size > limits.maxFileBytes || !watching()) return file;
+      const bytes = await buffer(file.body);
+      hold(name, { bytes, modified: file.modified, etag: file.etag, until: performance.now() + limits.heldMs });
+      return { ...file, body: bytes, size: bytes.length };
+    },
+    async write(name, bytes) {
+      drop(name);
+      await store.write(name, bytes);
+    },
+    async remove(name) {
+      drop(name);
+      await store.remove(name);
+    },
+  };
+}

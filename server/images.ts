@@ -1,0 +1,100 @@
+// Uploaded images: only names the image store writes; never a path. Sent
+// with plain node:http (no Express in the way): the canonical address of a
+// file is answered before the page cache and Express are reached.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
+import { THUMBNAIL, VARIANT_FILE } from "~/lib/images";
+import type { AppForServer } from "~/server-interface.server";
+import { IMAGE_HEADERS } from "./security";
+
+// A reader that stops reading for this long is let go: it holds a file, or memory, or a connection to the storage.
+const IMAGE_READER_IDLE_MS = 30_000;
+const CONTENT_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg" };
+const NO_CACHE = /(?:^|,)\s*?no-cache\s*?(?:,|$)/;
+
+/** The file a request asks for at its canonical address (`/images/<name>`, any query), or undefined: every other spelling is Express's. */
+export function canonicalImageName(url: string): string | undefined {
+  if (!url.startsWith("/images/")) return undefined;
+  const query = url.indexOf("?");
+  const name = url.slice("/images/".length, query === -1 ? undefined : query);
+  return VARIANT_FILE.test(name) ? name : undefined;
+}
+
+/**
+ * Whether the browser's copy is current, as Express's req.fresh decides it
+ * (the `fresh` package): every If-None-Match entity tag and If-Modified-Since
+ * given must agree; `Cache-Control: no-cache` asks for the file anyway.
+ */
+export function isFresh(headers: IncomingMessage["headers"], { etag, lastModified }: { etag: string; lastModified: string }): boolean {
+  const noneMatch = headers["if-none-match"];
+  const modifiedSince = headers["if-modified-since"];
+  if (!noneMatch && !modifiedSince) return false;
+  if (NO_CACHE.test(headers["cache-control"] ?? "")) return false;
+  if (noneMatch && noneMatch !== "*") {
+    const tags = noneMatch.split(",").map((tag) => tag.trim());
+    if (!tags.some((tag) => tag === etag || `W/${tag}` === etag || tag === `W/${etag}`)) return false;
+  }
+  return !modifiedSince || Date.parse(lastModified) <= Date.parse(modifiedSince);
+}
+
+/**
+ * Answers for `/images/<name>` (the name decoded): the file, a 304, the
+ * 400 px variant standing in for a thumbnail not yet made, 404, or the
+ * storage's fault (503/507). Rejects with any other error, headers unsent
+ * or not, for the caller to answer.
+ */
+export function imageAnswers(app$: Pick<AppForServer, "openImage" | "storageFault">) {
+  /** Send a stored image with the headers express's sendFile gave; false when there is no such file. */
+  async function sendImage(req: IncomingMessage, res: ServerResponse, name: string, { immutable }: { immutable: boolean }): Promise<boolean> {
+    const file = await app$.openImage(name);
+    if (!file) return false;
+    res.setTimeout(IMAGE_READER_IDLE_MS, () => res.destroy());
+    const lastModified = file.modified.toUTCString();
+    for (const [header, value] of Object.entries(IMAGE_HEADERS)) res.setHeader(header, value);
+    res.setHeader("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "public, max-age=0");
+    res.setHeader("Last-Modified", lastModified);
+    res.setHeader("ETag", file.etag);
+    res.setHeader("Content-Type", CONTENT_TYPES[name.slice(name.lastIndexOf(".") + 1)]);
+    const fresh = (req.method === "GET" || req.method === "HEAD") && isFresh(req.headers, { etag: file.etag, lastModified });
+    if (fresh || req.method === "HEAD") {
+      if (!Buffer.isBuffer(file.body)) file.body.destroy();
+      if (fresh) res.statusCode = 304;
+      else res.setHeader("Content-Length", String(file.size));
+      res.end();
+      return true;
+    }
+    res.setHeader("Content-Length", String(file.size));
+    if (Buffer.isBuffer(file.body)) {
+      res.end(file.body);
+      return true;
+    }
+    // A client that goes away closes the file (or the bucket's connection) too.
+    pipeline(file.body, res).catch((error) => {
+      if (error.code !== "ERR_STREAM_PREMATURE_CLOSE") console.error(`Could not send image ${name}`, error);
+    });
+    return true;
+  }
+
+  const plain = (res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
+    res.end(text);
+  };
+
+  return async function answerImage(req: IncomingMessage, res: ServerResponse, requested: string): Promise<void> {
+    const name = VARIANT_FILE.exec(requested);
+    try {
+      if (name && (await sendImage(req, res, name[0], { immutable: true }))) return;
+      // An image stored before thumbnails existed gets its thumbnail in the background after
+      // an upgrade (addMissingThumbnails); meanwhile its 400 px variant stands in, not for long.
+      if (name?.[2] === THUMBNAIL && (await sendImage(req, res, `${name[1]}-400.${name[3]}`, { immutable: false }))) return;
+    } catch (error) {
+      // The folder or the bucket failing: the browser is told to come back, the operator finds it in the log and /healthz.
+      const fault = app$.storageFault(error);
+      if (!fault || res.headersSent) throw error;
+      console.error(`Could not read image ${requested}`, error);
+      plain(res, fault.status, fault.error, fault.headers);
+      return;
+    }
+    plain(res, 404, "Not found");
+  };
+}
