@@ -10,8 +10,8 @@ export const IMAGE_TYPES = ["image/jpeg", "image/png"] as const;
 /** Largest image we decode, judged by its header: a big camera photo fits; a small file declaring more is a decompression bomb. */
 export const IMAGE_MAX_SIDE = 10_000;
 export const IMAGE_MAX_PIXELS = 40_000_000;
-/** Most memory the decoder may need for a whole image at once (a progressive JPEG, an interlaced PNG): about 16 MP of a usual progressive JPEG. */
-export const IMAGE_MAX_WHOLE_IMAGE_BYTES = 48_000_000;
+/** Most memory the decoder may need for a whole image at once (a progressive JPEG, an interlaced PNG): about 13 MP of a usual progressive JPEG (a 12 MP phone photo fits). */
+export const IMAGE_MAX_WHOLE_IMAGE_BYTES = 40_000_000;
 
 export const PAGE_SIZE = 9;
 /** Upper bound of `?limit=`, so one request cannot ask for the whole table. */

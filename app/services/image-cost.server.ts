@@ -20,7 +20,7 @@ const OUTPUT_WIDTH = IMAGE_WIDTHS.at(-1)!;
 export const OUTPUT_MAX_HEIGHT = 2 * OUTPUT_WIDTH;
 
 /** Most memory one image's decoding may be predicted to take, beside the idle server (README: "Limits"). */
-export const IMAGE_DECODE_BUDGET_BYTES = 64_000_000;
+export const IMAGE_DECODE_BUDGET_BYTES = 56_000_000;
 /** A decoding pass that takes longer is stopped (the image is refused): a few seconds at worst per image. */
 export const IMAGE_DECODE_SECONDS = 6;
 
