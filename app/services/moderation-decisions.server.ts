@@ -6,7 +6,7 @@ import { getPost, setPostHidden } from "~/models/posts.server";
 import { listOpenReports, openReportsOf, resolveReports } from "~/models/reports.server";
 import { getUserById, updateUser } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
-import { mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
+import { mailFixRequested, mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
 import { deletePostAs } from "./posts.server";
 import { endAllSessionsOf } from "./session.server";
 
@@ -149,6 +149,8 @@ function record(actor: Actor, post: Post, action: DecisionAction, reason: string
   for (const email of new Set(reports.map((r) => r.email))) mailReportDecided(email, { postTitle: post.title, action, reason });
   const author = getUserById(post.authorId);
   if (words.restricts && author) mailStatementOfReasons(author.email, decision);
+  // Asked to fix it, the author must hear what to fix: the flags that said so are closed with the decision.
+  if (action === "requestFix" && author) mailFixRequested(author.email, { ...decision, postId: post.id });
   logModeration(actor, action === "restore" ? "restoreHidden" : action === "hide" && reports.length === 0 ? "hideArticle" : "decideReports", {
     post,
     user: { id: post.authorId, displayName: post.authorName },

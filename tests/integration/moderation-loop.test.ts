@@ -176,6 +176,22 @@ describe("a report's life", () => {
     expect(statements.doc.querySelector(".statement")?.text).toContain("Článok odstránený");
   });
 
+  it("tells the author what to fix when a report is upheld with a request to fix; the article stays", async () => {
+    const { author, postId, reporter } = await reportedArticle("Článok na opravu");
+    const { client: moderator } = await admin();
+    expect((await decide(moderator, { post: postId, decision: "requestFix", reason: "Doplňte prameň k roku 1526." })).response.status).toBe(303);
+    expect(reportsOf(postId).map((r) => r.state)).toEqual(["upheld"]);
+    expect(hiddenAt(postId)).toBeNull();
+    const told = await waitForMail(resendUrl, author.email);
+    expect(told.subject).toBe("Výzva na opravu vášho článku – Dejiny");
+    expect(told.text).toContain("„Článok na opravu“");
+    expect(told.text).toContain("Doplňte prameň k roku 1526.");
+    expect(told.text).toContain("hlásenia čitateľov (Nepravdivé alebo zavádzajúce informácie)");
+    expect(told.text).toContain(`/posts/${postId}?edit`);
+    expect(told.text).not.toContain(reporter.email);
+    expect((await new Client(base).get(`/posts/${postId}`)).response.status).toBe(200);
+  });
+
   it("counts a reporter's reports dismissed as abusive on the admin's view of the account", async () => {
     const { postId, reporter } = await reportedArticle("Dobrý článok", "spam");
     const { client: moderator } = await admin();
