@@ -232,7 +232,8 @@ describe("statements of reasons and appeals", () => {
     expect(filed.response.status).toBe(303);
     const twice = await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Ešte raz." });
     expect(twice.response.status).toBe(403);
-    expect(errorOf(twice)).toBe("Proti tomuto rozhodnutiu ste už podali námietku.");
+    expect(twice.doc.querySelector(`#rozhodnutie-${decisionId} .form-error`)?.text).toBe("Proti tomuto rozhodnutiu ste už podali námietku.");
+    expect(twice.doc.querySelectorAll(".form-error")).toHaveLength(1);
     expect(await mail(author.email, 2)).toContain("prijali sme vašu námietku");
 
     const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", decisionId).id;
@@ -310,7 +311,8 @@ describe("statements of reasons and appeals", () => {
     db((d) => d.prepare("UPDATE moderation_decisions SET created_at = created_at - 184 * 86400000 WHERE id = ?").run(decisionId), true);
     const late = await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Neskoro." });
     expect(late.response.status).toBe(403);
-    expect(errorOf(late)).toBe("Lehota na námietku (6 mesiacov) uplynula.");
+    expect(late.doc.querySelector(`#rozhodnutie-${decisionId} .form-error`)?.text).toBe("Lehota na námietku (6 mesiacov) uplynula.");
+    expect(late.doc.querySelectorAll(".form-error")).toHaveLength(1);
     expect((await author.client.get("/account/decisions")).doc.querySelector(`#rozhodnutie-${decisionId}`)?.text).toContain("Lehota na námietku uplynula.");
   });
 
@@ -343,6 +345,11 @@ describe("statements of reasons and appeals", () => {
     expect(empty.doc.querySelector(".disabled-statement .form-error")?.text).toBe("Napíšte, prečo s rozhodnutím nesúhlasíte.");
     const filed = await new Client(base).post("/signinsignup", { intent: "appeal", token, decision, text: "Tie roky sú správne." });
     expect(filed.doc.querySelector(".disabled-statement [role=status]")?.text).toContain("Námietku sme prijali");
+    // A second appeal is refused, and the page says why (beside the first, which waits).
+    const second = await new Client(base).post("/signinsignup", { intent: "appeal", token, decision, text: "Ešte raz." });
+    expect(second.response.status).toBe(403);
+    expect(second.doc.querySelector(".disabled-statement .form-error")?.text).toBe("Proti tomuto rozhodnutiu ste už podali námietku.");
+    expect(second.doc.querySelector(".disabled-statement")?.text).toContain("Námietka čaká na rozhodnutie");
 
     const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", Number(decision)).id;
     const other = await admin();
