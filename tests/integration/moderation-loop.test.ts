@@ -167,6 +167,14 @@ describe("a report's life", () => {
     expect(page.text).toContain("Uzavreté");
     expect(page.querySelector("a")).toBeNull();
 
+    // An admin deleting it from its page closes its reports too; the reporter is not told that its author did.
+    const byAdmin = await reportedArticle("Článok, ktorý zmaže administrátor");
+    expect((await (await admin()).client.post(`/posts/${byAdmin.postId}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
+    expect(one("SELECT state FROM reports WHERE post_title = ?", "Článok, ktorý zmaže administrátor")).toEqual({ state: "closed" });
+    const closed = (await byAdmin.reporter.client.get("/account/reports")).doc.querySelector(".report-list li")!.text;
+    expect(closed).toContain("Uzavreté — článok bol medzitým odstránený");
+    expect(closed).not.toContain("autor");
+
     const deleted = await reportedArticle("Článok, ktorý zmaže redakcia");
     const { client: moderator } = await admin();
     expect((await decide(moderator, { post: deleted.postId, decision: "delete", reason: "Kopírovaný text." })).response.status).toBe(303);
