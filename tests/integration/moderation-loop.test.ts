@@ -277,6 +277,32 @@ describe("statements of reasons and appeals", () => {
     expect((await reporter.client.get("/account/reports")).doc.querySelector(".report-list li")?.text).toContain("toto rozhodnutie už neplatí");
   });
 
+  it("rejects an appeal with a reason the author reads on the page and by mail; the article stays hidden and the reporter is not told of a reversal", async () => {
+    const { author, postId, reporter } = await reportedArticle("Článok so zamietnutou námietkou");
+    expect((await decide((await admin()).client, { post: postId, decision: "hide", reason: "Chýbajú zdroje." })).response.status).toBe(303);
+    const decisionId = reportsOf(postId)[0].decision_id!;
+    expect((await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Zdroje nie sú treba." })).response.status).toBe(303);
+    const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", decisionId).id;
+    const rejected = await (await admin()).client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "rejected", reason: "Tvrdenia o roku 1526 sú bez prameňa." });
+    expect(rejected.response.status).toBe(303);
+    expect(hiddenAt(postId)).not.toBeNull();
+    expect((await new Client(base).get(`/posts/${postId}`)).response.status).toBe(404);
+    const told = await mail(author.email, 3);
+    expect(told).toContain("námietka bola zamietnutá");
+    expect(told).toContain("Tvrdenia o roku 1526 sú bez prameňa.");
+    const statement = (await author.client.get("/account/decisions")).doc.querySelector(`#rozhodnutie-${decisionId}`)!;
+    expect(statement.text).toContain("Námietka bola zamietnutá");
+    expect(statement.text).toContain("Tvrdenia o roku 1526 sú bez prameňa.");
+    expect(statement.querySelector("textarea")).toBeNull();
+    // The reporter's decision stands: two mails (confirmation, decision), nothing about a reversal.
+    await mail(reporter.email, 2);
+    expect((await sentMails(resendUrl)).filter((m) => [m.to].flat().includes(reporter.email)).map((m) => m.subject)).toEqual([
+      "Vaše hlásenie sme prijali – Dejiny",
+      "Rozhodnutie o vašom hlásení – Dejiny",
+    ]);
+    expect((await reporter.client.get("/account/reports")).doc.querySelector(".report-list li")?.text).not.toContain("už neplatí");
+  });
+
   it("does not let an admin decide their own appeal", async () => {
     const author = await admin();
     const postId = (await publish(author.client, "Článok administrátora na námietku"))!;
