@@ -53,6 +53,20 @@ export async function hidePost(actor: Actor, postId: string, form: FormData | { 
   return { ok: true, decided: 1, message: "Článok je skrytý." };
 }
 
+/**
+ * Delete someone else's article from its page, as a decision: the reason is
+ * the author's statement of reasons and the public log's; its open reports,
+ * if any, are upheld with it and their readers told.
+ */
+export async function deletePostAsModerator(actor: Actor, postId: string, form: FormData): Promise<DecisionResult> {
+  const reason = readReason(form);
+  if (typeof reason !== "string") return reason;
+  const post = getPost(postId);
+  if (!post) return refuse(404, "Takýto článok neexistuje.");
+  await decide(actor, post, "delete", reason, { onlyReported: false });
+  return { ok: true, decided: 1, message: "Článok je odstránený." };
+}
+
 /** Show a hidden article again, with the reason the public log gives. */
 export function restoreHidden(actor: Actor, postId: string, form: FormData | { reason: string }): DecisionResult {
   const reason = readReason(form);

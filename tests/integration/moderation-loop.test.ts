@@ -167,14 +167,6 @@ describe("a report's life", () => {
     expect(page.text).toContain("Uzavreté");
     expect(page.querySelector("a")).toBeNull();
 
-    // An admin deleting it from its page closes its reports too; the reporter is not told that its author did.
-    const byAdmin = await reportedArticle("Článok, ktorý zmaže administrátor");
-    expect((await (await admin()).client.post(`/posts/${byAdmin.postId}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
-    expect(one("SELECT state FROM reports WHERE post_title = ?", "Článok, ktorý zmaže administrátor")).toEqual({ state: "closed" });
-    const closed = (await byAdmin.reporter.client.get("/account/reports")).doc.querySelector(".report-list li")!.text;
-    expect(closed).toContain("Uzavreté — článok bol medzitým odstránený");
-    expect(closed).not.toContain("autor");
-
     const deleted = await reportedArticle("Článok, ktorý zmaže redakcia");
     const { client: moderator } = await admin();
     expect((await decide(moderator, { post: deleted.postId, decision: "delete", reason: "Kopírovaný text." })).response.status).toBe(303);
@@ -182,6 +174,53 @@ describe("a report's life", () => {
     expect(one("SELECT state, post_id FROM reports WHERE post_title = ?", "Článok, ktorý zmaže redakcia")).toEqual({ state: "upheld", post_id: null });
     const statements = await deleted.author.client.get("/account/decisions");
     expect(statements.doc.querySelector(".statement")?.text).toContain("Článok odstránený");
+  });
+
+  it("makes an admin's delete of someone else's article from its page a decision: a reason required, the reports upheld, reporters and author told, the public log", async () => {
+    const { author, postId, reporter } = await reportedArticle("Článok, ktorý zmaže administrátor");
+    const { client: moderator } = await admin();
+    // The confirmation step asks for the reason; without one (or with a bad one) nothing is deleted.
+    const asked = await moderator.post(`/posts/${postId}`, { intent: "delete" });
+    expect(asked.response.status).toBe(200);
+    expect(asked.doc.querySelector("form.confirm-delete textarea[name=reason]")).not.toBeNull();
+    for (const [reason, message] of [
+      ["", "Napíšte odôvodnenie: prečítajú si ho nahlasovatelia aj autor."],
+      ["x".repeat(501), "Odôvodnenie môže mať najviac 500 znakov."],
+      ["Kopírované\u202e", "Odôvodnenie nesmie obsahovať riadiace ani neviditeľné znaky."],
+    ]) {
+      const refused = await moderator.post(`/posts/${postId}`, { intent: "delete", confirm: "yes", reason });
+      expect(refused.response.status, message).toBe(400);
+      expect(refused.doc.querySelector("#delete-reason-error")?.text).toBe(message);
+      expect(refused.doc.querySelector("#delete-reason")?.getAttribute("aria-invalid")).toBe("true");
+    }
+    expect(one("SELECT count(*) AS n FROM posts WHERE id = ?", postId)).toEqual({ n: 1 });
+    expect(reportsOf(postId).map((r) => r.state)).toEqual(["open"]);
+
+    expect((await moderator.post(`/posts/${postId}`, { intent: "delete", confirm: "yes", reason: "Celý text je kopírovaný z knihy." })).response.status).toBe(303);
+    expect(one("SELECT count(*) AS n FROM posts WHERE id = ?", postId)).toEqual({ n: 0 });
+    const decision = one<{ id: number; action: string; ground: string; reason: string }>(
+      "SELECT id, action, ground, reason FROM moderation_decisions WHERE post_title = ? ORDER BY id DESC LIMIT 1",
+      "Článok, ktorý zmaže administrátor",
+    );
+    expect(decision).toMatchObject({ action: "delete", ground: "reports", reason: "Celý text je kopírovaný z knihy." });
+    expect(one("SELECT state, decision_id FROM reports WHERE post_title = ?", "Článok, ktorý zmaže administrátor")).toEqual({ state: "upheld", decision_id: decision.id });
+    const told = await mail(reporter.email, 2);
+    expect(told).toContain("Článok odstránený");
+    expect(told).toContain("Celý text je kopírovaný z knihy.");
+    const statement = await mail(author.email, 1);
+    expect(statement).toContain("„Článok, ktorý zmaže administrátor“");
+    expect(statement).toContain("Celý text je kopírovaný z knihy.");
+    expect(statement).not.toContain(reporter.email);
+    expect((await author.client.get("/account/decisions")).doc.querySelector(`#rozhodnutie-${decision.id} textarea[name=text]`)).not.toBeNull();
+    const row = (await new Client(base).get("/moderation")).doc.querySelector(`#rozhodnutie-${decision.id}`);
+    if (row) expect(row.text).toContain("odstránený článok");
+
+    // Without reports, on the moderators' own initiative.
+    const quiet = await registerUser(base);
+    const quietId = (await publish(quiet.client, "Nenahlásený článok na zmazanie"))!;
+    expect((await moderator.post(`/posts/${quietId}`, { intent: "delete", confirm: "yes", reason: "Reklama." })).response.status).toBe(303);
+    expect(one("SELECT action, ground FROM moderation_decisions WHERE post_id = ?", quietId)).toEqual({ action: "delete", ground: "initiative" });
+    expect(await mail(quiet.email, 1)).toContain("vlastný podnet redakcie");
   });
 
   it("tells the author what to fix when a report is upheld with a request to fix; the article stays", async () => {
