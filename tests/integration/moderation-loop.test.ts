@@ -239,6 +239,24 @@ describe("a report's life", () => {
     expect((await new Client(base).get(`/posts/${postId}`)).response.status).toBe(200);
   });
 
+  it("holds a reader to the daily limit of reports, whatever the hourly one allows", async () => {
+    const author = await registerUser(base);
+    const [first, second] = [(await publish(author.client, "Denný limit 1"))!, (await publish(author.client, "Denný limit 2"))!];
+    const reporter = await reader();
+    expect((await reporter.client.post(`/posts/${first}/report`, { reason: "spam" })).response.status).toBe(200);
+    const id = one<{ id: string }>("SELECT id FROM users WHERE email = ?", reporter.email).id;
+    // 30 reports today, none in the last hour.
+    db((d) => {
+      d.prepare("UPDATE rate_limits SET count = 30 WHERE key = ?").run(`reportsPerAccountPerDay:${id}`);
+      d.prepare("UPDATE rate_limits SET count = 0 WHERE key = ?").run(`reportsPerAccountPerHour:${id}`);
+    }, true);
+    const refused = await reporter.client.post(`/posts/${second}/report`, { reason: "spam" });
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(errorOf(refused)).toBe("Dosiahli ste limit hlásení. Skúste to, prosím, neskôr.");
+    expect(reportsOf(second)).toEqual([]);
+  });
+
   it("counts a reporter's reports dismissed as abusive on the admin's view of the account", async () => {
     const { postId, reporter } = await reportedArticle("Dobrý článok", "spam");
     const { client: moderator } = await admin();
