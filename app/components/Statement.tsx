@@ -42,6 +42,8 @@ export function Statement({
       </dl>
       {statement.appeal ? (
         <div className="statement-appeal">
+          {/* A refused appeal of a decision already contested (a second one) is said here, above the first. */}
+          <FormError id={errorId} text={error} />
           <p>
             <strong>{APPEAL_STATES[statement.appeal.state]}</strong> (námietka z{" "}
             <time dateTime={isoTime(statement.appeal.createdAt)}>{formatDateTime(statement.appeal.createdAt)}</time>)
@@ -75,7 +77,10 @@ export function Statement({
           </button>
         </Form>
       ) : (
-        <p className="muted">Lehota na námietku uplynula.</p>
+        <>
+          <FormError id={errorId} text={error} />
+          <p className="muted">Lehota na námietku uplynula.</p>
+        </>
       )}
     </article>
   );

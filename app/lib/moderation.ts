@@ -23,12 +23,12 @@ export function reasonLabel(reason: string): string {
   return Object.hasOwn(PASSAGE_REASONS, reason) ? PASSAGE_REASONS[reason as PassageReason] : reason;
 }
 
-/** Where a report is: open until an admin decides; closed when its article went away by another way (its author deleted it). */
+/** Where a report is: open until an admin decides; closed when its article went away by another way (its author deleted it, or an admin without a decision on the reports: from the article page, "remove all articles"). */
 export const REPORT_STATES = {
   open: "Otvorené — redakcia ho ešte posudzuje",
   upheld: "Opodstatnené",
   dismissed: "Zamietnuté",
-  closed: "Uzavreté — článok medzitým odstránil autor",
+  closed: "Uzavreté — článok bol medzitým odstránený",
 } as const;
 export type ReportState = keyof typeof REPORT_STATES;
 

@@ -34,8 +34,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function AccountDecisions() {
   const { statements, notice } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  // A refusal is said in the statement's own form while it has one, else at the top.
-  const inForm = result && statements.some((s) => s.id === result.decision && s.appealUntil !== null);
+  // A refusal is said in its statement (at its form, or above its appeal), else at the top.
+  const inForm = result && statements.some((s) => s.id === result.decision);
   return (
     <AccountSubpage title="Rozhodnutia o mojom obsahu">
       <Notice text={notice} />

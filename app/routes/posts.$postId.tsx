@@ -22,12 +22,14 @@ import { PassageFlags } from "~/components/PassageFlags";
 import { ArticleBody } from "~/components/ArticleBody";
 import { ArticlePreview } from "~/components/ArticlePreview";
 import { ArticleVisibility, HiddenNotice } from "~/components/ArticleVisibility";
+import { FormError } from "~/components/Messages";
 import { SourcesField } from "~/components/SourcesField";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { formatDate, isoTime } from "~/lib/dates";
 import type { ArticlePreview as Preview } from "~/lib/drafts";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
+import { DECISION_REASON_MAX_LENGTH } from "~/lib/moderation";
 import { editCount, type EditConflict as EditConflictData } from "~/lib/revisions";
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
 import { passageReportHref } from "~/lib/passages";
@@ -41,6 +43,7 @@ import { retryAfter } from "~/services/concurrency.server";
 import { answerEditForm } from "~/services/drafts.server";
 import { readForm } from "~/services/forms.server";
 import { changeVisibility, HIDDEN_PAGE_HEADERS, isVisibilityIntent } from "~/services/hidden-articles.server";
+import { deletePostAsModerator } from "~/services/moderation-decisions.server";
 import { passageFlagsFor } from "~/services/reports.server";
 import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
@@ -90,6 +93,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data({ ...NOTHING_TO_SHOW, visibility }, { status: decided.status, headers: retryAfter(decided.status) });
   }
   if (intent === "delete" && form.get("confirm") !== "yes") return { ...NOTHING_TO_SHOW, confirmDelete: true };
+  // An admin deleting someone else's article decides: with a reason, the author's statement of reasons (its reports upheld with it).
+  if (intent === "delete" && permission.user.id !== permission.post.authorId) {
+    const decided = await ifStorageFails(() => deletePostAsModerator(permission.user, permission.post.id, form), (fault) => asRefusal(onForm(fault)));
+    if (decided.ok) return redirect(listHref(readListState(url.searchParams)), 303);
+    const deleteRefused = { error: decided.error, reason: typedText(String(form.get("reason") ?? "")) };
+    return data({ ...NOTHING_TO_SHOW, confirmDelete: true, deleteRefused }, { status: decided.status, headers: retryAfter(decided.status) });
+  }
   // A pending edit kept as a draft, or previewed: the article stays as readers see it.
   if (intent === "draft" || intent === "preview") {
     const answer = await answerEditForm(permission, form, intent);
@@ -121,6 +131,8 @@ const NOTHING_TO_SHOW = {
   preview: null as Preview | null,
   /** A refused hide or restore: why, and the reason as typed. */
   visibility: null as { error: string; reason: string } | null,
+  /** An admin's refused delete of someone else's article (a reason is required): why, and the reason as typed. */
+  deleteRefused: null as { error: string; reason: string } | null,
 };
 
 function editedValues(form: FormData): EditedValues {
@@ -159,6 +171,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
   const { pathname, search } = useLocation();
   const submit = useSubmit();
   const allowed = canModify(user, post);
+  const moderating = allowed && user?.id !== post.authorId;
   const editing = allowed && editRequested;
   const hrefs = modeHrefs(pathname, search);
   // A refused save (without JavaScript, a new page) shows what was typed.
@@ -182,7 +195,9 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
         onClick={(event) => {
           // With JavaScript, the browser's confirmation; without, the server asks.
           event.preventDefault();
-          if (window.confirm(MESSAGES.confirmDelete)) submit({ intent: "delete", confirm: "yes" }, { method: "post", preventScrollReset: true });
+          // An admin deleting someone else's article gives a reason: the server's confirmation step asks for it.
+          if (moderating) submit({ intent: "delete" }, { method: "post", preventScrollReset: true });
+          else if (window.confirm(MESSAGES.confirmDelete)) submit({ intent: "delete", confirm: "yes" }, { method: "post", preventScrollReset: true });
         }}
       >
         Delete
@@ -243,7 +258,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
           </p>
         )}
         {result?.conflict && editing && <EditConflict conflict={result.conflict} />}
-        {result?.confirmDelete && <DeleteConfirmation viewHref={hrefs.view} />}
+        {result?.confirmDelete && <DeleteConfirmation viewHref={hrefs.view} moderating={moderating} refused={result.deleteRefused ?? null} />}
         {editing && result?.preview && <ArticlePreview preview={result.preview} />}
         {editing ? (
           <Form method="post" id="edit-post" className="edit-form" preventScrollReset>
@@ -305,12 +320,32 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
   );
 }
 
-function DeleteConfirmation({ viewHref }: { viewHref: string }) {
+/** The delete's confirmation step; an admin deleting someone else's article writes the reason its author and the public log read. */
+function DeleteConfirmation({ viewHref, moderating, refused }: { viewHref: string; moderating: boolean; refused: { error: string; reason: string } | null }) {
   return (
-    <Form method="post" className="confirm-delete" aria-labelledby="confirm-delete-text">
+    <Form method="post" className="confirm-delete stack-form" aria-labelledby="confirm-delete-text" noValidate preventScrollReset>
       <p id="confirm-delete-text">{MESSAGES.confirmDelete}</p>
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="confirm" value="yes" />
+      {moderating && (
+        <>
+          <FormError id="delete-reason-error" text={refused?.error} />
+          <div className="field">
+            <label htmlFor="delete-reason">Odôvodnenie (prečíta si ho autor a zobrazí sa vo verejnom zázname moderovania)</label>
+            <textarea
+              id="delete-reason"
+              className="short-text"
+              name="reason"
+              rows={3}
+              maxLength={DECISION_REASON_MAX_LENGTH}
+              required
+              defaultValue={refused?.reason ?? ""}
+              aria-invalid={refused !== null || undefined}
+              aria-describedby={refused ? "delete-reason-error" : undefined}
+            />
+          </div>
+        </>
+      )}
       <button type="submit" className="button button-danger">
         Delete
       </button>{" "}

@@ -6,7 +6,7 @@ import { getPost, setPostHidden } from "~/models/posts.server";
 import { listOpenReports, openReportsOf, resolveReports } from "~/models/reports.server";
 import { getUserById, updateUser } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
-import { mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
+import { mailFixRequested, mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
 import { deletePostAs } from "./posts.server";
 import { endAllSessionsOf } from "./session.server";
 
@@ -51,6 +51,20 @@ export async function hidePost(actor: Actor, postId: string, form: FormData | { 
   if (post.hiddenAt) return { ok: true, decided: 0, message: "Článok už je skrytý." };
   await decide(actor, post, "hide", reason, { onlyReported: false });
   return { ok: true, decided: 1, message: "Článok je skrytý." };
+}
+
+/**
+ * Delete someone else's article from its page, as a decision: the reason is
+ * the author's statement of reasons and the public log's; its open reports,
+ * if any, are upheld with it and their readers told.
+ */
+export async function deletePostAsModerator(actor: Actor, postId: string, form: FormData): Promise<DecisionResult> {
+  const reason = readReason(form);
+  if (typeof reason !== "string") return reason;
+  const post = getPost(postId);
+  if (!post) return refuse(404, "Takýto článok neexistuje.");
+  await decide(actor, post, "delete", reason, { onlyReported: false });
+  return { ok: true, decided: 1, message: "Článok je odstránený." };
 }
 
 /** Show a hidden article again, with the reason the public log gives. */
@@ -149,6 +163,8 @@ function record(actor: Actor, post: Post, action: DecisionAction, reason: string
   for (const email of new Set(reports.map((r) => r.email))) mailReportDecided(email, { postTitle: post.title, action, reason });
   const author = getUserById(post.authorId);
   if (words.restricts && author) mailStatementOfReasons(author.email, decision);
+  // Asked to fix it, the author must hear what to fix: the flags that said so are closed with the decision.
+  if (action === "requestFix" && author) mailFixRequested(author.email, { ...decision, postId: post.id });
   logModeration(actor, action === "restore" ? "restoreHidden" : action === "hide" && reports.length === 0 ? "hideArticle" : "decideReports", {
     post,
     user: { id: post.authorId, displayName: post.authorName },

@@ -56,6 +56,20 @@ export function mailReportDecisionReversed(to: string, decision: { postTitle: st
   );
 }
 
+/** An upheld report that asks the author to fix the article (it stays published): what to fix, why, on what ground, and where to edit it. */
+export function mailFixRequested(to: string, decision: { postId: string; postTitle: string; reason: string; ground: string; groundDetail: string }): void {
+  send(
+    to,
+    "Výzva na opravu vášho článku – Dejiny",
+    [
+      `redakcia posúdila hlásenia k vášmu článku „${shown(decision.postTitle)}“ a vyzýva vás na jeho opravu. Článok zostáva zverejnený.`,
+      `Čo opraviť: ${shown(decision.reason)}`,
+      `Podnet: ${groundLabel(decision)}.`,
+    ],
+    { text: "Upraviť článok", path: `/posts/${encodeURIComponent(decision.postId)}?edit` },
+  );
+}
+
 /** The statement of reasons for the author whose article or account a decision restricts (how to contest it included). */
 export function mailStatementOfReasons(to: string, decision: { postTitle: string | null; action: string; reason: string; ground: string; groundDetail: string }): void {
   send(

@@ -72,3 +72,42 @@ test("an admin hides an article from its page and shows it again; its author rea
   await expect(page.locator(".visibility-box > summary")).toHaveText("Skryť článok (redakcia)");
   expect((await fetch(`${base}/posts/${postId}`)).status).toBe(200);
 });
+
+test("an admin deletes someone else's article from its page with a reason; its author reads the statement of reasons", async ({ browser, page, jsEnabled }, testInfo) => {
+  const base = process.env.E2E_BASE_URL!;
+  const { client: author, email: authorEmail } = await registerUser(base);
+  const title = `Zmazaný redakciou ${testInfo.project.name} ${Date.now()}`;
+  const postId = (await publish(author, title))!;
+  const { email: adminEmail } = await registerUser(base);
+  const paths = { databasePath: process.env.E2E_DATABASE_PATH!, uploadsDir: process.env.E2E_UPLOADS_DIR! };
+  expect((await runBuildCommand("runAdminCommand", ["grant", adminEmail], paths)).code).toBe(0);
+
+  await signIn(page, adminEmail, jsEnabled);
+  await page.goto(`/posts/${postId}?edit`);
+  if (jsEnabled) await page.waitForLoadState("networkidle");
+  // No browser dialog for an admin: the confirmation step asks for the reason, with JavaScript too.
+  page.on("dialog", (dialog) => void dialog.dismiss());
+  await page.getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByRole("form", { name: "Are you sure you want to delete this post?" });
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(page.locator("#delete-reason-error")).toHaveText("Napíšte odôvodnenie: prečítajú si ho nahlasovatelia aj autor.");
+  await expect(confirm.getByLabel(/^Odôvodnenie/)).toHaveAttribute("aria-invalid", "true");
+  await snapshot(page, testInfo, "admin-delete-refused");
+  if (jsEnabled) await expectNoAxeViolations(page);
+  await expectNoSidewaysScroll(page);
+  await confirm.getByLabel(/^Odôvodnenie/).fill("Celý text je reklama.");
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(page).toHaveURL(/\/posts$/);
+  expect((await fetch(`${base}/posts/${postId}`)).status).toBe(404);
+
+  const context = await browser.newContext({ baseURL: base, javaScriptEnabled: jsEnabled, viewport: page.viewportSize(), locale: "sk-SK" });
+  const authorPage = await context.newPage();
+  await signIn(authorPage, authorEmail, jsEnabled);
+  await authorPage.goto("/account/decisions");
+  const statement = authorPage.locator(".statement").filter({ hasText: title });
+  await expect(statement).toContainText("Článok odstránený");
+  await expect(statement).toContainText("Celý text je reklama.");
+  await expect(statement).toContainText("vlastný podnet redakcie");
+  await expect(statement.getByRole("button", { name: "Podať námietku" })).toBeVisible();
+  await context.close();
+});

@@ -288,7 +288,7 @@ describe("editing and deleting", () => {
 
   it("lets an admin delete anyone's post, and answers other ids with 404", async () => {
     const { admin, id } = await setup();
-    expect((await admin.post(`/posts/${id}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
+    expect((await admin.post(`/posts/${id}`, { intent: "delete", confirm: "yes", reason: "Duplicitný článok." })).response.status).toBe(303);
     expect(row(id)).toBeUndefined();
     expect((await admin.post(`/posts/neexistuje`, { intent: "delete", confirm: "yes" })).response.status).toBe(404);
   });

@@ -176,6 +176,87 @@ describe("a report's life", () => {
     expect(statements.doc.querySelector(".statement")?.text).toContain("Článok odstránený");
   });
 
+  it("makes an admin's delete of someone else's article from its page a decision: a reason required, the reports upheld, reporters and author told, the public log", async () => {
+    const { author, postId, reporter } = await reportedArticle("Článok, ktorý zmaže administrátor");
+    const { client: moderator } = await admin();
+    // The confirmation step asks for the reason; without one (or with a bad one) nothing is deleted.
+    const asked = await moderator.post(`/posts/${postId}`, { intent: "delete" });
+    expect(asked.response.status).toBe(200);
+    expect(asked.doc.querySelector("form.confirm-delete textarea[name=reason]")).not.toBeNull();
+    for (const [reason, message] of [
+      ["", "Napíšte odôvodnenie: prečítajú si ho nahlasovatelia aj autor."],
+      ["x".repeat(501), "Odôvodnenie môže mať najviac 500 znakov."],
+      ["Kopírované\u202e", "Odôvodnenie nesmie obsahovať riadiace ani neviditeľné znaky."],
+    ]) {
+      const refused = await moderator.post(`/posts/${postId}`, { intent: "delete", confirm: "yes", reason });
+      expect(refused.response.status, message).toBe(400);
+      expect(refused.doc.querySelector("#delete-reason-error")?.text).toBe(message);
+      expect(refused.doc.querySelector("#delete-reason")?.getAttribute("aria-invalid")).toBe("true");
+    }
+    expect(one("SELECT count(*) AS n FROM posts WHERE id = ?", postId)).toEqual({ n: 1 });
+    expect(reportsOf(postId).map((r) => r.state)).toEqual(["open"]);
+
+    expect((await moderator.post(`/posts/${postId}`, { intent: "delete", confirm: "yes", reason: "Celý text je kopírovaný z knihy." })).response.status).toBe(303);
+    expect(one("SELECT count(*) AS n FROM posts WHERE id = ?", postId)).toEqual({ n: 0 });
+    const decision = one<{ id: number; action: string; ground: string; reason: string }>(
+      "SELECT id, action, ground, reason FROM moderation_decisions WHERE post_title = ? ORDER BY id DESC LIMIT 1",
+      "Článok, ktorý zmaže administrátor",
+    );
+    expect(decision).toMatchObject({ action: "delete", ground: "reports", reason: "Celý text je kopírovaný z knihy." });
+    expect(one("SELECT state, decision_id FROM reports WHERE post_title = ?", "Článok, ktorý zmaže administrátor")).toEqual({ state: "upheld", decision_id: decision.id });
+    const told = await mail(reporter.email, 2);
+    expect(told).toContain("Článok odstránený");
+    expect(told).toContain("Celý text je kopírovaný z knihy.");
+    const statement = await mail(author.email, 1);
+    expect(statement).toContain("„Článok, ktorý zmaže administrátor“");
+    expect(statement).toContain("Celý text je kopírovaný z knihy.");
+    expect(statement).not.toContain(reporter.email);
+    expect((await author.client.get("/account/decisions")).doc.querySelector(`#rozhodnutie-${decision.id} textarea[name=text]`)).not.toBeNull();
+    const row = (await new Client(base).get("/moderation")).doc.querySelector(`#rozhodnutie-${decision.id}`);
+    if (row) expect(row.text).toContain("odstránený článok");
+
+    // Without reports, on the moderators' own initiative.
+    const quiet = await registerUser(base);
+    const quietId = (await publish(quiet.client, "Nenahlásený článok na zmazanie"))!;
+    expect((await moderator.post(`/posts/${quietId}`, { intent: "delete", confirm: "yes", reason: "Reklama." })).response.status).toBe(303);
+    expect(one("SELECT action, ground FROM moderation_decisions WHERE post_id = ?", quietId)).toEqual({ action: "delete", ground: "initiative" });
+    expect(await mail(quiet.email, 1)).toContain("vlastný podnet redakcie");
+  });
+
+  it("tells the author what to fix when a report is upheld with a request to fix; the article stays", async () => {
+    const { author, postId, reporter } = await reportedArticle("Článok na opravu");
+    const { client: moderator } = await admin();
+    expect((await decide(moderator, { post: postId, decision: "requestFix", reason: "Doplňte prameň k roku 1526." })).response.status).toBe(303);
+    expect(reportsOf(postId).map((r) => r.state)).toEqual(["upheld"]);
+    expect(hiddenAt(postId)).toBeNull();
+    const told = await waitForMail(resendUrl, author.email);
+    expect(told.subject).toBe("Výzva na opravu vášho článku – Dejiny");
+    expect(told.text).toContain("„Článok na opravu“");
+    expect(told.text).toContain("Doplňte prameň k roku 1526.");
+    expect(told.text).toContain("hlásenia čitateľov (Nepravdivé alebo zavádzajúce informácie)");
+    expect(told.text).toContain(`/posts/${postId}?edit`);
+    expect(told.text).not.toContain(reporter.email);
+    expect((await new Client(base).get(`/posts/${postId}`)).response.status).toBe(200);
+  });
+
+  it("holds a reader to the daily limit of reports, whatever the hourly one allows", async () => {
+    const author = await registerUser(base);
+    const [first, second] = [(await publish(author.client, "Denný limit 1"))!, (await publish(author.client, "Denný limit 2"))!];
+    const reporter = await reader();
+    expect((await reporter.client.post(`/posts/${first}/report`, { reason: "spam" })).response.status).toBe(200);
+    const id = one<{ id: string }>("SELECT id FROM users WHERE email = ?", reporter.email).id;
+    // 30 reports today, none in the last hour.
+    db((d) => {
+      d.prepare("UPDATE rate_limits SET count = 30 WHERE key = ?").run(`reportsPerAccountPerDay:${id}`);
+      d.prepare("UPDATE rate_limits SET count = 0 WHERE key = ?").run(`reportsPerAccountPerHour:${id}`);
+    }, true);
+    const refused = await reporter.client.post(`/posts/${second}/report`, { reason: "spam" });
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(errorOf(refused)).toBe("Dosiahli ste limit hlásení. Skúste to, prosím, neskôr.");
+    expect(reportsOf(second)).toEqual([]);
+  });
+
   it("counts a reporter's reports dismissed as abusive on the admin's view of the account", async () => {
     const { postId, reporter } = await reportedArticle("Dobrý článok", "spam");
     const { client: moderator } = await admin();
@@ -216,7 +297,8 @@ describe("statements of reasons and appeals", () => {
     expect(filed.response.status).toBe(303);
     const twice = await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Ešte raz." });
     expect(twice.response.status).toBe(403);
-    expect(errorOf(twice)).toBe("Proti tomuto rozhodnutiu ste už podali námietku.");
+    expect(twice.doc.querySelector(`#rozhodnutie-${decisionId} .form-error`)?.text).toBe("Proti tomuto rozhodnutiu ste už podali námietku.");
+    expect(twice.doc.querySelectorAll(".form-error")).toHaveLength(1);
     expect(await mail(author.email, 2)).toContain("prijali sme vašu námietku");
 
     const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", decisionId).id;
@@ -250,6 +332,32 @@ describe("statements of reasons and appeals", () => {
     expect(reversed).toContain("rozhodnutie už neplatí");
     expect(reversed).toContain("Zdroje tam naozaj sú.");
     expect((await reporter.client.get("/account/reports")).doc.querySelector(".report-list li")?.text).toContain("toto rozhodnutie už neplatí");
+  });
+
+  it("rejects an appeal with a reason the author reads on the page and by mail; the article stays hidden and the reporter is not told of a reversal", async () => {
+    const { author, postId, reporter } = await reportedArticle("Článok so zamietnutou námietkou");
+    expect((await decide((await admin()).client, { post: postId, decision: "hide", reason: "Chýbajú zdroje." })).response.status).toBe(303);
+    const decisionId = reportsOf(postId)[0].decision_id!;
+    expect((await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Zdroje nie sú treba." })).response.status).toBe(303);
+    const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", decisionId).id;
+    const rejected = await (await admin()).client.post("/admin", { intent: "decideAppeal", appeal: String(appealId), outcome: "rejected", reason: "Tvrdenia o roku 1526 sú bez prameňa." });
+    expect(rejected.response.status).toBe(303);
+    expect(hiddenAt(postId)).not.toBeNull();
+    expect((await new Client(base).get(`/posts/${postId}`)).response.status).toBe(404);
+    const told = await mail(author.email, 3);
+    expect(told).toContain("námietka bola zamietnutá");
+    expect(told).toContain("Tvrdenia o roku 1526 sú bez prameňa.");
+    const statement = (await author.client.get("/account/decisions")).doc.querySelector(`#rozhodnutie-${decisionId}`)!;
+    expect(statement.text).toContain("Námietka bola zamietnutá");
+    expect(statement.text).toContain("Tvrdenia o roku 1526 sú bez prameňa.");
+    expect(statement.querySelector("textarea")).toBeNull();
+    // The reporter's decision stands: two mails (confirmation, decision), nothing about a reversal.
+    await mail(reporter.email, 2);
+    expect((await sentMails(resendUrl)).filter((m) => [m.to].flat().includes(reporter.email)).map((m) => m.subject)).toEqual([
+      "Vaše hlásenie sme prijali – Dejiny",
+      "Rozhodnutie o vašom hlásení – Dejiny",
+    ]);
+    expect((await reporter.client.get("/account/reports")).doc.querySelector(".report-list li")?.text).not.toContain("už neplatí");
   });
 
   it("does not let an admin decide their own appeal", async () => {
@@ -294,7 +402,8 @@ describe("statements of reasons and appeals", () => {
     db((d) => d.prepare("UPDATE moderation_decisions SET created_at = created_at - 184 * 86400000 WHERE id = ?").run(decisionId), true);
     const late = await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Neskoro." });
     expect(late.response.status).toBe(403);
-    expect(errorOf(late)).toBe("Lehota na námietku (6 mesiacov) uplynula.");
+    expect(late.doc.querySelector(`#rozhodnutie-${decisionId} .form-error`)?.text).toBe("Lehota na námietku (6 mesiacov) uplynula.");
+    expect(late.doc.querySelectorAll(".form-error")).toHaveLength(1);
     expect((await author.client.get("/account/decisions")).doc.querySelector(`#rozhodnutie-${decisionId}`)?.text).toContain("Lehota na námietku uplynula.");
   });
 
@@ -327,6 +436,11 @@ describe("statements of reasons and appeals", () => {
     expect(empty.doc.querySelector(".disabled-statement .form-error")?.text).toBe("Napíšte, prečo s rozhodnutím nesúhlasíte.");
     const filed = await new Client(base).post("/signinsignup", { intent: "appeal", token, decision, text: "Tie roky sú správne." });
     expect(filed.doc.querySelector(".disabled-statement [role=status]")?.text).toContain("Námietku sme prijali");
+    // A second appeal is refused, and the page says why (beside the first, which waits).
+    const second = await new Client(base).post("/signinsignup", { intent: "appeal", token, decision, text: "Ešte raz." });
+    expect(second.response.status).toBe(403);
+    expect(second.doc.querySelector(".disabled-statement .form-error")?.text).toBe("Proti tomuto rozhodnutiu ste už podali námietku.");
+    expect(second.doc.querySelector(".disabled-statement")?.text).toContain("Námietka čaká na rozhodnutie");
 
     const appealId = one<{ id: number }>("SELECT id FROM appeals WHERE decision_id = ?", Number(decision)).id;
     const other = await admin();

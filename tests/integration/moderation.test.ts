@@ -279,7 +279,7 @@ describe("the moderation log", () => {
     expect(logRows()).toHaveLength(entries);
     expect((await saveEdit(admin, postId, { title: "Opravený nadpis", content: "Text" })).response.status).toBe(303);
     expect(logRows().at(-1)).toMatchObject({ actor_name: "Editorka", action: "editArticle", target_user_name: "Pôvodný Autor", target_post_title: "Autorova oprava" });
-    expect((await admin.post(`/posts/${postId}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
+    expect((await admin.post(`/posts/${postId}`, { intent: "delete", confirm: "yes", reason: "Duplicitný článok." })).response.status).toBe(303);
     expect(logRows().at(-1)).toMatchObject({ action: "deleteArticle", target_post_title: "Opravený nadpis" });
 
     const page = await admin.get("/admin/log");
