@@ -45,8 +45,12 @@ export const DECISION_ACTIONS = {
   delete: { label: "Článok odstránený", choice: "Opodstatnené: natrvalo odstrániť článok", upheld: true, restricts: true },
   disable: { label: "Článok skrytý a účet autora zablokovaný", choice: "Opodstatnené: skryť článok a zablokovať autora", upheld: true, restricts: true },
   restore: { label: "Skrytý článok znova zverejnený", choice: "Znova zverejniť", upheld: false, restricts: false },
+  // Not a choice of the report queue: the account page's (and the command line's) "remove all articles".
+  removeArticles: { label: "Všetky články autora odstránené", choice: "Odstrániť všetky články autora", upheld: true, restricts: true },
 } as const;
 export type DecisionAction = keyof typeof DECISION_ACTIONS;
+/** The decisions that restrict an author's article or account: each is a statement of reasons they may contest. */
+export const RESTRICTING_ACTIONS = (Object.keys(DECISION_ACTIONS) as DecisionAction[]).filter((action) => DECISION_ACTIONS[action].restricts);
 /** What an admin may choose for a set of open reports. */
 export const REPORT_DECISIONS = ["dismiss", "dismissAbusive", "requestFix", "hide", "delete", "disable"] as const satisfies readonly DecisionAction[];
 export type ReportDecision = (typeof REPORT_DECISIONS)[number];
@@ -107,6 +111,7 @@ export const MODERATION_MESSAGES = {
   lastAdmin: "Toto je posledný aktívny administrátor: stránka musí mať aspoň jedného.",
   lastAdminDelete: "Ste posledný aktívny administrátor: najprv udeľte práva administrátora inému účtu.",
   noSuchAccount: "Takýto účet neexistuje.",
+  noArticles: "Účet nemá žiadne články.",
   noSuchReport: "Toto hlásenie už bolo vybavené.",
   reportReason: "Vyberte dôvod nahlásenia.",
   reportNote: `Poznámka môže mať najviac ${REPORT_NOTE_MAX_LENGTH} znakov.`,

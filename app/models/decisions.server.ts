@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { countRows, db, sqlite } from "~/db/connection.server";
 import { appeals, moderationDecisions, posts } from "~/db/schema.server";
+import { RESTRICTING_ACTIONS } from "~/lib/moderation";
 
 export type Decision = typeof moderationDecisions.$inferSelect;
 
@@ -28,7 +29,7 @@ export function decidedAgainAfter(decision: Decision, what: "article" | "account
 }
 
 /** The decisions that restricted an account (DECISION_ACTIONS' `restricts`): its statements of reasons. */
-const restrictionsOf = (userId: string) => and(eq(moderationDecisions.userId, userId), sql`${moderationDecisions.action} IN ('hide', 'delete', 'disable')`);
+const restrictionsOf = (userId: string) => and(eq(moderationDecisions.userId, userId), inArray(moderationDecisions.action, RESTRICTING_ACTIONS));
 
 const appealColumns = {
   appealId: appeals.id,

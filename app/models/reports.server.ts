@@ -68,6 +68,17 @@ export function openReportsOf(postId: string) {
     .all();
 }
 
+/** The open reports of every article of an author, with each reporter's address and the article's title (for "remove all articles"). */
+export function openReportsOfAuthor(authorId: string) {
+  return db
+    .select({ id: reports.id, reason: reports.reason, email: users.email, postTitle: posts.title })
+    .from(reports)
+    .innerJoin(posts, eq(posts.id, reports.postId))
+    .innerJoin(users, eq(users.id, reports.reporterId))
+    .where(and(eq(posts.authorId, authorId), eq(reports.state, "open")))
+    .all();
+}
+
 /** Mark reports decided (upheld or dismissed) by a decision; only those still open change. */
 export function resolveReports(ids: number[], state: "upheld" | "dismissed", decisionId: number): number {
   if (ids.length === 0) return 0;

@@ -41,9 +41,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const reason = String(form.get("reason") ?? "");
   if (form.get("confirm") !== "yes") return { error: null, confirm: intent, reason };
   const result = await ifStorageFails(() => moderateAccount(admin, params.userId ?? "", intent, { reason }), asRefusal);
-  // A disable refused for its reason asks again, with what was typed.
-  if (!result.ok) return data({ error: result.error, confirm: intent === "disable" && result.status === 400 ? intent : null, reason }, { status: result.status });
+  // A decision refused for its reason asks again, with what was typed.
+  if (!result.ok) return data({ error: result.error, confirm: takesReason(intent) && result.status === 400 ? intent : null, reason }, { status: result.status });
   return redirect(`/admin/users/${params.userId}?done=${intent}`, 303);
+}
+
+/** Disabling and removing the articles are decisions its owner is told the reason of. */
+function takesReason(action: AccountAction): boolean {
+  return action === "disable" || action === "removeArticles";
 }
 
 /** The actions that make sense for the account as it is now. */
@@ -77,8 +82,8 @@ export default function AdminAccount() {
           confirmLabel={ACCOUNT_ACTIONS[result.confirm].button}
           cancelHref={`/admin/users/${account.id}`}
         >
-          {result.confirm === "disable" && (
-            <ReasonField id="disable-reason" label="Dôvod (dostane ho majiteľ účtu a môže sa proti nemu ohradiť; zverejní sa aj vo verejnom zázname moderovania, preto bez mien)" value={result.reason} invalid={Boolean(result.error)} />
+          {takesReason(result.confirm) && (
+            <ReasonField id={`${result.confirm}-reason`} label="Dôvod (dostane ho majiteľ účtu a môže sa proti nemu ohradiť; zverejní sa aj vo verejnom zázname moderovania, preto bez mien)" value={result.reason} invalid={Boolean(result.error)} />
           )}
         </ConfirmAction>
       )}

@@ -12,7 +12,9 @@ const USAGE = `Usage: npm run admin -- <command>
   disable <email> <reason…> stop the account from signing in (its sessions end at once;
                             its owner is told the reason and may contest it)
   enable <email>            allow a disabled account to sign in again
-  remove-articles <email>   delete every article of the account, with its images
+  remove-articles <email> <reason…>
+                            delete every article of the account, with its images
+                            (its owner is told the reason and may contest it)
   remove-demo               delete the demo articles, with their images (they do not come back)
   list                      list the accounts
   hide <post-id> <reason…>  hide the article from everyone but its author and admins (the author is told why)

@@ -3,7 +3,7 @@ import { checkForm, DECISION_FIELDS, decisionSchema, formProblem, reasonSchema }
 import { DECISION_ACTIONS, decisionLabel, MODERATION_MESSAGES, reasonLabel, type DecisionAction, type ReportDecision } from "~/lib/moderation";
 import { insertDecision } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
-import { listOpenReports, openReportsOf, resolveReports } from "~/models/reports.server";
+import { listOpenReports, openReportsOf, openReportsOfAuthor, resolveReports } from "~/models/reports.server";
 import { getUserById, updateUser } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
 import { mailFixRequested, mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
@@ -136,6 +136,41 @@ export function recordAccountDisabled(actor: Actor, user: { id: string; email: s
   };
   insertDecision(decision);
   mailStatementOfReasons(user.email, { ...decision, groundDetail: "" });
+}
+
+/**
+ * "Remove all articles" of an account as one decision (the account page,
+ * the command line), in the caller's transaction before the rows go: the
+ * author's statement of reasons (one, however many articles), the open
+ * reports of those articles upheld by it and each reporter told once per
+ * article, the public log's entry.
+ */
+export function recordArticlesRemoved(actor: Actor, user: { id: string; email: string }, reason: string): void {
+  const reports = openReportsOfAuthor(user.id);
+  const decision = {
+    createdAt: Date.now(),
+    action: "removeArticles",
+    postId: null,
+    postTitle: null,
+    userId: user.id,
+    ground: reports.length > 0 ? "reports" : "initiative",
+    groundDetail: [...new Set(reports.map((r) => reasonLabel(r.reason)))].join(", "),
+    reason,
+    deciderId: actor === "command line" ? null : actor.id,
+  };
+  const decisionId = insertDecision(decision);
+  resolveReports(
+    reports.map((r) => r.id),
+    "upheld",
+    decisionId,
+  );
+  const told = new Set<string>();
+  for (const { email, postTitle } of reports) {
+    if (told.has(`${email}\n${postTitle}`)) continue;
+    told.add(`${email}\n${postTitle}`);
+    mailReportDecided(email, { postTitle, action: "delete", reason });
+  }
+  mailStatementOfReasons(user.email, decision);
 }
 
 /** The decision's row, its reports resolved, its mails and the admin's log entry; in the caller's transaction. */

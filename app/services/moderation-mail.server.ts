@@ -76,7 +76,11 @@ export function mailStatementOfReasons(to: string, decision: { postTitle: string
     to,
     "Rozhodnutie redakcie o vašom obsahu – Dejiny",
     [
-      decision.postTitle ? `redakcia rozhodla o vašom článku „${shown(decision.postTitle)}“.` : "redakcia rozhodla o vašom účte.",
+      decision.postTitle
+        ? `redakcia rozhodla o vašom článku „${shown(decision.postTitle)}“.`
+        : decision.action === "removeArticles"
+          ? "redakcia rozhodla o všetkých vašich článkoch."
+          : "redakcia rozhodla o vašom účte.",
       `Rozhodnutie: ${decisionLabel(decision.action, decision.postTitle !== null)}.`,
       `Dôvod: ${shown(decision.reason)}`,
       `Podnet: ${groundLabel(decision)}.`,

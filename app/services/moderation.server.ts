@@ -1,7 +1,8 @@
 import { ACCOUNT_ACTIONS, articleCount, MODERATION_MESSAGES, type AccountAction } from "~/lib/moderation";
 import { inTransaction } from "~/db/connection.server";
+import { countPostsOf } from "~/models/posts.server";
 import { countActiveAdmins, getUserById, isActiveAdmin, updateUser, type User } from "~/models/users.server";
-import { readReason, recordAccountDisabled } from "./moderation-decisions.server";
+import { readReason, recordAccountDisabled, recordArticlesRemoved } from "./moderation-decisions.server";
 import { logModeration, type Actor } from "./moderation-log.server";
 import { removePostsOf } from "./posts.server";
 import { endAllSessionsOf } from "./session.server";
@@ -32,20 +33,30 @@ function alreadyDone(user: User, action: keyof typeof FLAG_CHANGES): boolean {
 
 /**
  * Disable, enable, grant or revoke admin, or remove all articles of an
- * account. Disabling needs a reason: the account's owner gets it as a
- * statement of reasons they may contest (moderation-decisions.server.ts).
+ * account. Disabling and removing the articles need a reason: the account's
+ * owner gets it as a statement of reasons they may contest
+ * (moderation-decisions.server.ts).
  */
 export async function moderateAccount(actor: Actor, userId: string, action: AccountAction, reasonGiven?: { reason: string }): Promise<ModerationResult> {
   const user = getUserById(userId);
   if (!user) return refuse(404, MODERATION_MESSAGES.noSuchAccount);
+  // Disabling and removing the articles are decisions: their reason is the owner's statement of reasons.
+  const reasonOf = () => readReason(reasonGiven ?? { reason: "" });
   if (action === "removeArticles") {
-    const removed = await removePostsOf(user.id, (count) => logModeration(actor, "removeArticles", { user, detail: articleCount(count) }));
+    if (countPostsOf(user.id) === 0) return { ok: true, message: MODERATION_MESSAGES.noArticles, removed: 0 };
+    const reason = reasonOf();
+    if (typeof reason !== "string") return refuse(reason.status, reason.error);
+    const removed = await removePostsOf(
+      user.id,
+      (count) => logModeration(actor, "removeArticles", { user, detail: `${articleCount(count)}. ${reason}` }),
+      () => recordArticlesRemoved(actor, user, reason),
+    );
     return { ok: true, message: `${ACCOUNT_ACTIONS.removeArticles.done} (${removed})`, removed };
   }
   const takesAdminAway = action === "disable" || action === "revoke";
   if (takesAdminAway && actor !== "command line" && actor.id === user.id) return refuse(400, MODERATION_MESSAGES.notYourself);
   if (alreadyDone(user, action)) return { ok: true, message: ACCOUNT_ACTIONS[action].done };
-  const reason = action === "disable" ? readReason(reasonGiven ?? { reason: "" }) : "";
+  const reason = action === "disable" ? reasonOf() : "";
   if (typeof reason !== "string") return refuse(reason.status, reason.error);
   return inTransaction(() => {
     // Checked in the transaction, so two admins demoting each other at once cannot both succeed.

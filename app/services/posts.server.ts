@@ -341,13 +341,15 @@ function author(post: Post) {
 
 /**
  * Delete every article of an account. The rows go first, in one transaction
- * with `alongside` (told how many; it may delete the account and name more
+ * with `before` (run while they are still there) and `alongside` (told how
+ * many; it may delete the account and name more
  * image files to remove, e.g. its pending uploads); then the image files, one
  * article at a time. A crash in between leaves files no row refers to,
  * marked loose with the rows' removal: the next start removes them, as after a single delete.
  */
-export async function removePostsOf(userId: string, alongside: (removed: number) => string[] | void): Promise<number> {
+export async function removePostsOf(userId: string, alongside: (removed: number) => string[] | void, before?: () => void): Promise<number> {
   const { posts, moreImages } = inTransaction(() => {
+    before?.();
     const posts = markedLoose(deletePostsOf(userId));
     return { posts, moreImages: markedLoose(alongside(posts.length) ?? []) };
   });

@@ -6,6 +6,7 @@ import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/
 import { publish, saveEdit } from "../../scripts/lib/publish";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
+import { settledMailsTo } from "../support/outbox";
 import { readDatabase } from "../support/http";
 
 // A server of its own: these tests count admins (the last one may not go) and use up the report quota.
@@ -167,7 +168,7 @@ describe("admin actions on accounts", () => {
     expect(userRow(keeper).is_admin).toBe(0);
   });
 
-  it("removes every article of an account with its image files, and logs it", async () => {
+  it("removes every article of an account with its image files as one decision: a reason its owner reads, the reports upheld, the public log", async () => {
     const { client: admin } = await newAdmin("Čistič Spamu");
     const { client: spammer, email } = await registerUser(server.url, { displayName: "Spamer" });
     const ids = [await publish(spammer, "Kúpte si hodinky"), await publish(spammer, "Lacné hodinky")];
@@ -176,21 +177,47 @@ describe("admin actions on accounts", () => {
     for (const key of keys) expect(imageFilesOf(key).length).toBeGreaterThan(0);
     const { client: bystander } = await registerUser(server.url);
     const kept = await publish(bystander, "Článok, ktorý zostane");
+    const reporter = await registerUser(server.url);
+    expect((await reporter.client.post(`/posts/${ids[0]}/report`, { reason: "misinformation", note: "" })).response.status).toBe(200);
 
     const ask = await admin.post(`/admin/users/${userId(email)}`, { intent: "removeArticles" });
     expect(ask.doc.querySelector(".confirm-box")?.text).toContain("(2 články)");
-    const { response } = await admin.post(`/admin/users/${userId(email)}`, { intent: "removeArticles", confirm: "yes" });
+    expect(ask.doc.querySelector("#removeArticles-reason")).not.toBeNull();
+    // Without a reason: asked again, nothing removed.
+    const refused = await admin.post(`/admin/users/${userId(email)}`, { intent: "removeArticles", confirm: "yes", reason: "" });
+    expect(refused.response.status).toBe(400);
+    expect(refused.doc.querySelector("#removeArticles-reason")?.getAttribute("aria-invalid")).toBe("true");
+    expect((await admin.get(`/posts/${ids[0]}`)).response.status).toBe(200);
+
+    const reason = "Reklama na hodinky, nie články o histórii.";
+    const { response } = await admin.post(`/admin/users/${userId(email)}`, { intent: "removeArticles", confirm: "yes", reason });
     expect(response.status).toBe(303);
     for (const id of ids) expect((await admin.get(`/posts/${id}`)).response.status).toBe(404);
     for (const key of keys) expect(imageFilesOf(key)).toEqual([]);
     expect((await admin.get(`/posts/${kept}`)).response.status).toBe(200);
-    expect(logRows().at(-1)).toMatchObject({ actor_name: "Čistič Spamu", action: "removeArticles", target_user_name: "Spamer", detail: "2 články" });
+    expect(logRows().at(-1)).toMatchObject({ actor_name: "Čistič Spamu", action: "removeArticles", target_user_name: "Spamer", detail: `2 články. ${reason}` });
+    const [decision] = query<{ id: number; action: string; ground: string; reason: string; user_id: string }>("SELECT * FROM moderation_decisions WHERE user_id = ?", userId(email));
+    expect(decision).toMatchObject({ action: "removeArticles", ground: "reports", reason });
+    expect(query("SELECT state, decision_id FROM reports WHERE reporter_id = ?", userId(reporter.email))).toEqual([{ state: "upheld", decision_id: decision.id }]);
+    // The owner gets one statement of reasons, the reporter the decision on the article they reported.
+    const statement = (await settledMailsTo(server.databasePath, email, 1)).at(-1)!;
+    expect(statement).toContain("redakcia rozhodla o všetkých vašich článkoch");
+    expect(statement).toContain(reason);
+    expect((await settledMailsTo(server.databasePath, reporter.email, 2)).at(-1)).toContain("Kúpte si hodinky");
+    const statements = await spammer.get("/account/decisions");
+    expect(statements.doc.querySelector("main")?.text).toContain("Všetky články autora odstránené");
+    expect((await new Client(server.url).get("/moderation")).doc.querySelector("main")?.text).toContain("Všetky články autora odstránené");
 
-    // The command line does the same, and says who it was in the log.
+    // The command line does the same, and says who it was in the log; it too needs the reason.
     const another = await publish(spammer, "Ešte lacnejšie hodinky");
-    expect((await cli("remove-articles", email)).code).toBe(0);
+    expect((await cli("remove-articles", email)).code).toBe(1);
+    expect((await admin.get(`/posts/${another}`)).response.status).toBe(200);
+    expect((await cli("remove-articles", email, "Znova", "reklama.")).code).toBe(0);
     expect((await admin.get(`/posts/${another}`)).response.status).toBe(404);
-    expect(logRows().at(-1)).toMatchObject({ actor_name: "príkazový riadok (npm run admin)", action: "removeArticles", detail: "1 článok" });
+    expect(logRows().at(-1)).toMatchObject({ actor_name: "príkazový riadok (npm run admin)", action: "removeArticles", detail: "1 článok. Znova reklama." });
+    // Nothing left to remove is no decision.
+    expect((await cli("remove-articles", email, "Znova.")).code).toBe(0);
+    expect(query("SELECT id FROM moderation_decisions WHERE user_id = ?", userId(email))).toHaveLength(2);
   });
 
   it("finds accounts by name or e-mail without diacritics, and pages the list with links", async () => {
