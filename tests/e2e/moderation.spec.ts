@@ -290,6 +290,7 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   await page.getByRole("button", { name: "Odstrániť všetky články" }).click();
   await expect(confirmation(page)).toContainText(`Natrvalo odstrániť všetky články účtu ${spammerName} (1 článok) aj s obrázkami?`);
   await check(page, testInfo, jsEnabled, "admin-account-confirm");
+  await confirmation(page).getByRole("textbox").fill("Reklama namiesto článkov.");
   await confirmation(page).getByRole("button", { name: "Odstrániť všetky články" }).click();
   await expect(page.getByRole("status")).toHaveText("Články účtu sú odstránené.");
   await expect(page.getByRole("button", { name: "Odstrániť všetky články" })).toHaveCount(0);
