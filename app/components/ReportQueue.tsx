@@ -5,7 +5,8 @@ import { DECISION_ACTIONS, DECISION_REASON_MAX_LENGTH, decisionLabel, groundLabe
 import { showHiddenControls } from "~/lib/rules";
 
 type QueuedReport = { id: number; reason: string; note: string; paragraph: number | null; passage: string; createdAt: number; reporterName: string };
-export type QueuedArticle = { postId: string; postTitle: string; hidden: boolean; reports: QueuedReport[] };
+/** `own`: the viewer wrote it (its reporters are not named); `leftToOthers`: another admin decides it. */
+export type QueuedArticle = { postId: string; postTitle: string; hidden: boolean; own: boolean; leftToOthers: boolean; reports: QueuedReport[] };
 export type DecisionValues = { post: string[]; decision: string; reason: string };
 
 /**
@@ -22,21 +23,26 @@ export function ReportQueue({ articles, total, values, invalid }: { articles: Qu
       <ul className="plain-list report-list">
         {articles.map((article) => (
           <li key={article.postId}>
-            <label className="checkbox">
-              <input type="checkbox" name="post" value={article.postId} defaultChecked={values.post.includes(article.postId)} aria-invalid={invalid.includes("post") || undefined} />{" "}
-              <span>
-                Vybrať <span className="visually-hidden">článok „{article.postTitle}“</span>
-              </span>
-            </label>
+            {article.leftToOthers ? (
+              <p className="muted">Váš článok: o jeho hláseniach rozhodne iný administrátor.</p>
+            ) : (
+              <label className="checkbox">
+                <input type="checkbox" name="post" value={article.postId} defaultChecked={values.post.includes(article.postId)} aria-invalid={invalid.includes("post") || undefined} />{" "}
+                <span>
+                  Vybrať <span className="visually-hidden">článok „{article.postTitle}“</span>
+                </span>
+              </label>
+            )}
             <p>
               <Link to={`/posts/${article.postId}`}>{article.postTitle}</Link> {article.hidden && <span className="status">skrytý</span>}
+              {article.own && <span className="status">váš článok</span>}
             </p>
             <ul className="plain-list">
               {article.reports.map((report) => (
                 <li key={report.id}>
                   <p className="muted">
                     {reasonLabel(report.reason)}
-                    {report.paragraph !== null && ` · odsek ${report.paragraph}`} · nahlásil(a) {showHiddenControls(report.reporterName)},{" "}
+                    {report.paragraph !== null && ` · odsek ${report.paragraph}`} · {report.reporterName ? <>nahlásil(a) {showHiddenControls(report.reporterName)}</> : "nahlásil(a) čitateľ"},{" "}
                     <time dateTime={isoTime(report.createdAt)}>{formatDateTime(report.createdAt)}</time>
                   </p>
                   {report.passage && <blockquote className="report-note">{report.passage}</blockquote>}

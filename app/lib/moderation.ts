@@ -139,6 +139,7 @@ export const MODERATION_MESSAGES = {
   appealDecided: "O tejto námietke už bolo rozhodnuté.",
   appealOwnDecision: "O námietke proti vlastnému rozhodnutiu musí rozhodnúť iný administrátor.",
   appealOwnAppeal: "O vlastnej námietke nemôžete rozhodnúť: rozhodne o nej iný administrátor.",
+  ownArticle: "O hláseniach vášho vlastného článku rozhodne iný administrátor.",
   noSuchAppeal: "Takáto námietka neexistuje.",
   notHidden: "Tento článok nie je skrytý.",
   disableAdmin: "Autor jedného z článkov je administrátor: jeho účet zablokujete na stránke účtu.",

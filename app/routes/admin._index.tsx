@@ -30,7 +30,7 @@ const QUERY_MAX_LENGTH = 100;
 const DONE = { decided: "Rozhodnutie je zapísané; nahlasovatelia a autor dostanú e-mail.", appeal: "Rozhodnutie o námietke je zapísané; autor dostane e-mail." } as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   const params = new URL(request.url).searchParams;
   const query = (params.get("q") ?? "").trim().slice(0, QUERY_MAX_LENGTH);
   const total = countAccounts(query);
@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     query,
     accounts: { rows: findAccounts(query, window), total, page: window.page, pages: window.pages },
-    reports: reportQueue(REPORTS_SHOWN),
+    reports: reportQueue(admin, REPORTS_SHOWN),
     appeals: listOpenAppeals(APPEALS_SHOWN),
     mail: mailOutboxStatus(),
     notice: done && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null,

@@ -4,7 +4,7 @@ import { DECISION_ACTIONS, decisionLabel, MODERATION_MESSAGES, reasonLabel, type
 import { insertDecision } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
 import { listOpenReports, openReportsOf, openReportsOfAuthor, resolveReports } from "~/models/reports.server";
-import { getUserById, updateUser } from "~/models/users.server";
+import { getUserById, hasActiveAdminBesides, updateUser } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
 import { mailFixRequested, mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
 import { deletePostAs } from "./posts.server";
@@ -34,6 +34,8 @@ export async function decideReports(actor: Actor, form: FormData): Promise<Decis
   }
   const { post: ids, decision, reason } = checked.value;
   const posts = [...new Set(ids)].flatMap((id) => getPost(id) ?? []);
+  // Nobody judges reports of their own article, when another admin can.
+  if (posts.some((post) => mustLeaveToOthers(actor, post.authorId))) return refuse(403, MODERATION_MESSAGES.ownArticle, ["post"]);
   // An admin is not disabled from here: the account page has the rules about admins (not oneself, not the last one).
   if (decision === "disable" && posts.some((post) => getUserById(post.authorId)?.isAdmin)) return refuse(400, MODERATION_MESSAGES.disableAdmin, ["decision"]);
   let decided = 0;
@@ -207,13 +209,24 @@ function record(actor: Actor, post: Post, action: DecisionAction, reason: string
   });
 }
 
-/** The admins' queue: the oldest `limit` open reports, grouped by article (in the order of each article's oldest report). */
-export function reportQueue(limit: number) {
+/** Whether `actor` wrote the article and another active admin can decide about it instead. */
+function mustLeaveToOthers(actor: Actor | { id: string }, authorId: string): boolean {
+  return actor !== "command line" && actor.id === authorId && hasActiveAdminBesides([actor.id]);
+}
+
+/**
+ * The admins' queue as `viewer` sees it: the oldest `limit` open reports,
+ * grouped by article (in the order of each article's oldest report). On
+ * the viewer's own articles the reporters stay anonymous, as to any author,
+ * and the article is left to another admin when there is one.
+ */
+export function reportQueue(viewer: { id: string }, limit: number) {
   const { rows, total } = listOpenReports(limit);
-  const articles = new Map<string, { postId: string; postTitle: string; hidden: boolean; reports: typeof rows }>();
+  const articles = new Map<string, { postId: string; postTitle: string; hidden: boolean; own: boolean; leftToOthers: boolean; reports: typeof rows }>();
   for (const row of rows) {
-    const article = articles.get(row.postId) ?? { postId: row.postId, postTitle: row.postTitle, hidden: row.hidden, reports: [] };
-    article.reports.push(row);
+    const own = row.authorId === viewer.id;
+    const article = articles.get(row.postId) ?? { postId: row.postId, postTitle: row.postTitle, hidden: row.hidden, own, leftToOthers: own && mustLeaveToOthers(viewer, row.authorId), reports: [] };
+    article.reports.push(own ? { ...row, reporterId: "", reporterName: "" } : row);
     articles.set(row.postId, article);
   }
   return { articles: [...articles.values()], total };

@@ -257,6 +257,29 @@ describe("a report's life", () => {
     expect(reportsOf(second)).toEqual([]);
   });
 
+  it("leaves the reports of an admin's own article to another admin, and keeps its reporters anonymous to its author", async () => {
+    const author = await admin();
+    const postId = (await publish(author.client, "Článok administrátorky"))!;
+    const reporter = await reader();
+    expect((await reporter.client.post(`/posts/${postId}/report`, { reason: "misinformation", note: "" })).response.status).toBe(200);
+    const reporterName = one<{ display_name: string }>("SELECT display_name FROM users WHERE email = ?", reporter.email).display_name;
+
+    const own = (await author.client.get("/admin")).doc.querySelectorAll(".report-list > li").find((li) => li.text.includes("Článok administrátorky"))!;
+    expect(own.text).toContain("o jeho hláseniach rozhodne iný administrátor");
+    expect(own.text).not.toContain(reporterName);
+    expect(own.querySelector("input[name=post]")).toBeNull();
+    const refused = await decide(author.client, { post: postId, decision: "dismiss", reason: "Je to v poriadku." });
+    expect(refused.response.status).toBe(403);
+    expect(errorOf(refused)).toBe("O hláseniach vášho vlastného článku rozhodne iný administrátor.");
+    expect(reportsOf(postId).map((r) => r.state)).toEqual(["open"]);
+
+    // Another admin sees who reported it, and decides.
+    const { client: other } = await admin();
+    const theirs = (await other.get("/admin")).doc.querySelectorAll(".report-list > li").find((li) => li.text.includes("Článok administrátorky"))!;
+    expect(theirs.text).toContain(reporterName);
+    expect((await decide(other, { post: postId, decision: "dismiss", reason: "Je to v poriadku." })).response.status).toBe(303);
+  });
+
   it("counts a reporter's reports dismissed as abusive on the admin's view of the account", async () => {
     const { postId, reporter } = await reportedArticle("Dobrý článok", "spam");
     const { client: moderator } = await admin();
