@@ -77,7 +77,8 @@ export function appealFromSignIn(form: FormData): AccountFormResult {
   const proof = readAppealToken(form.get("token"));
   if (!proof) return refuse("signin", 403, "Platnosť formulára námietky vypršala. Prihláste sa znova: rozhodnutie aj formulár sa zobrazia.", [], {});
   const filed = fileAppeal(proof.userId, proof.decisionId, form);
-  if (filed.ok) return disabledAnswer(proof.userId, {}, { appealed: true });
+  // Filed: the form did what it was sent for (the account is still disabled, as the page says).
+  if (filed.ok) return { ...disabledAnswer(proof.userId, {}, { appealed: true }), status: 200 };
   return { ...disabledAnswer(proof.userId, {}, { appealError: filed.error, appealText: formText(form, "text") }), status: filed.status };
 }
 

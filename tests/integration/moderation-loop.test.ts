@@ -458,6 +458,7 @@ describe("statements of reasons and appeals", () => {
     expect(empty.response.status).toBe(400);
     expect(empty.doc.querySelector(".disabled-statement .form-error")?.text).toBe("Napíšte, prečo s rozhodnutím nesúhlasíte.");
     const filed = await new Client(base).post("/signinsignup", { intent: "appeal", token, decision, text: "Tie roky sú správne." });
+    expect(filed.response.status).toBe(200);
     expect(filed.doc.querySelector(".disabled-statement [role=status]")?.text).toContain("Námietku sme prijali");
     // A second appeal is refused, and the page says why (beside the first, which waits).
     const second = await new Client(base).post("/signinsignup", { intent: "appeal", token, decision, text: "Ešte raz." });
