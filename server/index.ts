@@ -15,6 +15,7 @@ import { BODY_MESSAGES } from "~/lib/rules";
 import type { AppForServer } from "~/server-interface.server";
 import type {} from "~/load-context";
 import { isCrossSiteRequest } from "./csrf";
+import { createDataAnswers, isDataRequest } from "./data-answers";
 import { canonicalImageName, imageAnswers } from "./images";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
@@ -98,10 +99,12 @@ function matchRoute(pathname: string): RouteMatch | undefined {
   return match && { id: match.route.id!, params: match.params };
 }
 
+// The app's own handler, without Express (the dev server's goes through Vite's middleware).
+const renderApp = createFetchHandler(build, mode);
 // The dev server renders every page afresh.
-const pageCache = viteDevServer
-  ? undefined
-  : createPageCache({ pages: app$.pages, render: createFetchHandler(build, mode), matchRoute, publicUrl: env.publicUrl });
+const pageCache = viteDevServer ? undefined : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl });
+// Data requests (navigations with JavaScript: a search as the reader types) skip Express and its compression stream.
+const dataAnswers = viteDevServer ? undefined : createDataAnswers({ render: renderApp, publicUrl: env.publicUrl, trustProxy: env.trustProxy });
 
 // Health, robots.txt and the tag list: answered before the page cache, Express and Remix.
 const plainAnswers = createPlainAnswers({ app: app$, tagsFile: viteDevServer ? null : "build/client/tags.json" });
@@ -240,6 +243,10 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
     const image = req.method === "POST" ? undefined : canonicalImageName(req.url!);
     if (image) {
       answerImage(req, res, image).catch((error) => answerFailure(error, res));
+      return;
+    }
+    if (dataAnswers && isDataRequest(req.method!, req.url!)) {
+      dataAnswers(req, res, nonce).catch((error) => answerFailure(error, res));
       return;
     }
     (pageCache?.serve(req, res) ?? Promise.resolve(false))

@@ -4,25 +4,28 @@ import { PAGE_SIZE } from "~/lib/rules";
 import { TAGS } from "~/lib/tags";
 import { CloseIcon, FilterIcon } from "./Icons";
 import { useDismissable } from "./useDismissable";
+import { useFollowLink } from "./useFollowLink";
 
 /** `q`: a search in progress, which picking a tag narrows (and removing the filter keeps). */
 type Props = { tag: string | null; limit: number; q: string };
 
+/** The tags as links to their lists (plain links with one click handler: useFollowLink). */
 function TagLinks({ tag, q }: { tag: string | null; q: string }) {
+  const follow = useFollowLink();
   return (
     <ul className="tag-options">
       {tag && (
         <li>
-          <Link to={listHref({ tag: null, limit: PAGE_SIZE, q })} className="remove-filter">
+          <a className="remove-filter" data-discover="true" href={listHref({ tag: null, limit: PAGE_SIZE, q })} onClick={follow}>
             Odstrániť filter
-          </Link>
+          </a>
         </li>
       )}
       {TAGS.map((t) => (
         <li key={t}>
-          <Link to={listHref({ tag: t, limit: PAGE_SIZE, q })} aria-current={t === tag ? "true" : undefined}>
+          <a aria-current={t === tag ? "true" : undefined} data-discover="true" href={listHref({ tag: t, limit: PAGE_SIZE, q })} onClick={follow}>
             {t}
-          </Link>
+          </a>
         </li>
       ))}
     </ul>

@@ -99,6 +99,31 @@ describe("security headers", () => {
     expect(refused.response.headers.get("cache-control")).toMatch(/no-store/);
   });
 
+  it("answer a data request (a search typed with JavaScript) as Express did: its type, Vary, caching, compressed as the client asks", async () => {
+    const { client } = await registerUser(base);
+    const word = `Dátovník${process.pid}`;
+    // Enough found to pass the compression's threshold (1 KB).
+    for (const n of [1, 2, 3]) await publish(client, `${word} ${n}`, ["Ostatné"], `${word} a text článku ${n}. `.repeat(20));
+    const path = `/posts.data?q=${encodeURIComponent(word)}`;
+    const bodies = new Set<string>();
+    for (const [accepted, encoding] of [["gzip, deflate, br", "br"], ["gzip", "gzip"], ["deflate", "deflate"], ["identity", null], ["gzip;q=0", null]] as const) {
+      const response = await fetch(`${base}${path}`, { headers: { "Accept-Encoding": accepted } });
+      bodies.add(await response.text());
+      expect(response.status).toBe(200);
+      expectSecurityHeaders(response, `data, ${accepted}`);
+      expect(response.headers.get("content-type")).toBe("text/x-script; charset=utf-8");
+      expect(response.headers.get("vary")).toBe("Cookie, Accept-Encoding");
+      expect(response.headers.get("cache-control")).toBe("private, max-age=60");
+      expect(response.headers.get("x-remix-response")).toBe("yes");
+      expect(response.headers.get("content-encoding"), accepted).toBe(encoding);
+    }
+    // The same data however it was sent.
+    expect(bodies.size).toBe(1);
+    expect([...bodies][0]).toContain(`${word} 3`);
+    expect((await client.request(path)).headers.get("cache-control")).toBe("private, no-store");
+    expect((await fetch(`${base}${path}`, { method: "HEAD" })).headers.get("content-encoding")).toBeNull();
+  });
+
   it("keep what an author typed as text, however much it looks like a nonce", async () => {
     const { client } = await registerUser(base);
     const typed = "@@DEJINY-NONCE-0000000@@";

@@ -3,7 +3,8 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 
-const STARTUP_TIMEOUT_MS = 60_000;
+// The app indexes every generated post for search before it listens: at 100,000 on a busy shared machine that took over a minute.
+const STARTUP_TIMEOUT_MS = 300_000;
 const STOP_TIMEOUT_MS = 10_000;
 const LOG_TAIL_CHARS = 20_000;
 
