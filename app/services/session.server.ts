@@ -61,20 +61,21 @@ const recentCookies = new Map<string, RecentCookie>();
 const RECENT_COOKIES = 500;
 const RECENT_COOKIE_LENGTH = 2_048;
 
-/** What a Cookie header names (see recentCookies), null when no session. */
-async function recentCookie(header: string | null): Promise<Extract<RecentCookie, { id: string }> | null> {
+/** What a Cookie header names (see recentCookies), or null when it has no session cookie; a header read before costs no await. */
+function recentCookie(header: string | null): RecentCookie | Promise<RecentCookie> | null {
   if (!header?.includes("dejiny_session=")) return null;
-  let recent = recentCookies.get(header);
-  if (!recent) {
-    const value = await sessionCookie.parse(header);
-    const id = typeof value === "string" && /^[A-Za-z0-9_-]{22,}$/.test(value) ? value : null;
-    recent = id ? { id, idHash: hashId(id) } : { id: null };
-    if (header.length <= RECENT_COOKIE_LENGTH) {
-      if (recentCookies.size >= RECENT_COOKIES) recentCookies.delete(recentCookies.keys().next().value!);
-      recentCookies.set(header, recent);
-    }
+  return recentCookies.get(header) ?? readCookie(header);
+}
+
+async function readCookie(header: string): Promise<RecentCookie> {
+  const value = await sessionCookie.parse(header);
+  const id = typeof value === "string" && /^[A-Za-z0-9_-]{22,}$/.test(value) ? value : null;
+  const recent: RecentCookie = id ? { id, idHash: hashId(id) } : { id: null };
+  if (header.length <= RECENT_COOKIE_LENGTH) {
+    if (recentCookies.size >= RECENT_COOKIES) recentCookies.delete(recentCookies.keys().next().value!);
+    recentCookies.set(header, recent);
   }
-  return recent.id === null ? null : recent;
+  return recent;
 }
 
 async function readSessionId(request: Request): Promise<string | null> {
@@ -82,7 +83,7 @@ async function readSessionId(request: Request): Promise<string | null> {
 }
 
 /** The signed-in user and their session (its hash names it in the account's list), or null. Without a session cookie, nothing is looked up. */
-export async function getCurrentSession(request: Request): Promise<{ user: CurrentUser; idHash: string } | null> {
+export function getCurrentSession(request: Request): Promise<{ user: CurrentUser; idHash: string } | null> {
   return sessionOfCookie(request.headers.get("Cookie"));
 }
 
@@ -95,8 +96,9 @@ export async function sessionOfCookie(header: string | null, databaseVersion?: (
   // A read-only replica serves everyone as a visitor: using a session writes
   // (its expiry, "last seen"), and signed-in readers are meant to reach the primary.
   if (env.readOnly) return null;
-  const recent = await recentCookie(header);
-  if (!recent) return null;
+  const kept = recentCookie(header);
+  const recent = kept instanceof Promise ? await kept : kept;
+  if (!recent?.id) return null;
   const { idHash } = recent;
   const version = databaseVersion?.();
   if (version === undefined || recent.version !== version) {
