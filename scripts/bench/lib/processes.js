@@ -3,7 +3,8 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 
-const STARTUP_TIMEOUT_MS = 60_000;
+// Indexing 100,000 articles for search before listening took over a minute on a busy shared machine.
+const STARTUP_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 10_000;
 const LOG_TAIL_CHARS = 20_000;
 
