@@ -8,7 +8,7 @@ import { etagOf } from "~/services/http-cache.server";
 import { keptImageKeyAnswers } from "~/services/image-keys.server";
 import { imageStore } from "~/services/image-store.server";
 import { requestInfo } from "~/services/request-log.server";
-import { getCurrentUser } from "~/services/session.server";
+import { sessionOfCookie } from "~/services/session.server";
 import { robotsTxt } from "~/services/sitemap.server";
 import { startup } from "~/services/startup.server";
 import { answerStorageFaults, storageFault } from "~/services/storage-fault.server";
@@ -57,8 +57,9 @@ export const appForServer = {
     /** Whether an article exists, and whether it is hidden: a hidden one is its author's and the admins' only (readablePost), so no cache keeps its page. */
     articleState: postState,
     /** Whose pages a request gets: every visitor shares them; a signed-in user (with their admin status) has their own. */
-    async readerOf(request: Request): Promise<string> {
-      const user = await getCurrentUser(request);
+    async readerOf(cookieHeader: string): Promise<string> {
+      // The session's row read again after any write (asked afresh: another process's too, at once).
+      const user = (await sessionOfCookie(cookieHeader, () => databaseVersion({ fresh: true })))?.user;
       return user ? `${user.id}:${user.isAdmin ? "admin" : "user"}` : "visitor";
     },
   },

@@ -259,7 +259,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     if (page.resource) return { ...page, key: `anyone ${page.key}`, signedIn: false };
     const signedIn = Boolean(cookie?.includes("dejiny_session="));
     if (page.visitorsOnly && signedIn) return null;
-    const reader = signedIn ? await pages.readerOf(new Request(url, { headers: { cookie: cookie! } })) : "visitor";
+    const reader = signedIn ? await pages.readerOf(cookie!) : "visitor";
     // An article whose page is cached exists and is shown (any change empties the cache): only a miss asks the database.
     if (page.articleId !== undefined && !storeOf(page).has(`${reader} ${page.key}`)) {
       const state = pages.articleState(page.articleId);

@@ -49,12 +49,13 @@ let versionCheckedAt = -Infinity;
 
 /**
  * A value that differs whenever anything in the database may have changed:
- * any table, any writer (this process's at once, others' within a millisecond, as above).
+ * any table, any writer (this process's at once, others' within a millisecond
+ * as above, or at once when `fresh` is asked for).
  */
-export function databaseVersion(): string {
+export function databaseVersion({ fresh = false } = {}): string {
   const own = ownChanges.get();
   const now = performance.now();
-  if (own === versionOwnChanges && now - versionCheckedAt < OTHERS_CHECKED_EVERY_MS) return version;
+  if (!fresh && own === versionOwnChanges && now - versionCheckedAt < OTHERS_CHECKED_EVERY_MS) return version;
   versionOwnChanges = own;
   versionCheckedAt = now;
   version = `${own}:${dataVersion.get()}`;

@@ -46,22 +46,66 @@ function hashId(id: string): string {
   return createHash("sha256").update(id).digest("hex");
 }
 
-async function readSessionId(request: Request): Promise<string | null> {
-  const header = request.headers.get("Cookie");
+/**
+ * Cookie headers read lately: the session id each names (its signature
+ * checked once: the same header always names the same id) and, for the page
+ * cache's reader (`sessionOfCookie` given the database's version), that
+ * session's row as read at `version`. Any write anywhere (a sign-out, a
+ * session ended from another device, an account disabled, by this process or
+ * another) gives the database a new version, and the row is read again: a
+ * kept row is never used after a change. Bounded: the oldest header goes
+ * first, and a long header is not kept.
+ */
+type RecentCookie = { id: string; idHash: string; found?: SessionUser; version?: string } | { id: null };
+const recentCookies = new Map<string, RecentCookie>();
+const RECENT_COOKIES = 500;
+const RECENT_COOKIE_LENGTH = 2_048;
+
+/** What a Cookie header names (see recentCookies), or null when it has no session cookie; a header read before costs no await. */
+function recentCookie(header: string | null): RecentCookie | Promise<RecentCookie> | null {
   if (!header?.includes("dejiny_session=")) return null;
+  return recentCookies.get(header) ?? readCookie(header);
+}
+
+async function readCookie(header: string): Promise<RecentCookie> {
   const value = await sessionCookie.parse(header);
-  return typeof value === "string" && /^[A-Za-z0-9_-]{22,}$/.test(value) ? value : null;
+  const id = typeof value === "string" && /^[A-Za-z0-9_-]{22,}$/.test(value) ? value : null;
+  const recent: RecentCookie = id ? { id, idHash: hashId(id) } : { id: null };
+  if (header.length <= RECENT_COOKIE_LENGTH) {
+    if (recentCookies.size >= RECENT_COOKIES) recentCookies.delete(recentCookies.keys().next().value!);
+    recentCookies.set(header, recent);
+  }
+  return recent;
+}
+
+async function readSessionId(request: Request): Promise<string | null> {
+  return (await recentCookie(request.headers.get("Cookie")))?.id ?? null;
 }
 
 /** The signed-in user and their session (its hash names it in the account's list), or null. Without a session cookie, nothing is looked up. */
-export async function getCurrentSession(request: Request): Promise<{ user: CurrentUser; idHash: string } | null> {
+export function getCurrentSession(request: Request): Promise<{ user: CurrentUser; idHash: string } | null> {
+  return sessionOfCookie(request.headers.get("Cookie"));
+}
+
+/**
+ * getCurrentSession, from the request's Cookie header alone. With
+ * `databaseVersion` (a value that changes with any write to the database, by
+ * any process, asked afresh), the session's row is read only when it has changed.
+ */
+export async function sessionOfCookie(header: string | null, databaseVersion?: () => string): Promise<{ user: CurrentUser; idHash: string } | null> {
   // A read-only replica serves everyone as a visitor: using a session writes
   // (its expiry, "last seen"), and signed-in readers are meant to reach the primary.
   if (env.readOnly) return null;
-  const id = await readSessionId(request);
-  if (!id) return null;
-  const idHash = hashId(id);
-  const found = getSessionUser(idHash);
+  const kept = recentCookie(header);
+  const recent = kept instanceof Promise ? await kept : kept;
+  if (!recent?.id) return null;
+  const { idHash } = recent;
+  const version = databaseVersion?.();
+  if (version === undefined || recent.version !== version) {
+    recent.found = getSessionUser(idHash);
+    recent.version = version;
+  }
+  const found = recent.found;
   const now = Date.now();
   if (!found || found.session.expiresAt <= now) return null;
   const { session, user } = found;

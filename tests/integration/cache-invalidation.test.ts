@@ -36,6 +36,19 @@ describe("the page cache sees every writer", () => {
     expect((await visitor().get(`/posts/${id}`)).doc.querySelector(".post-meta")?.text).toContain("Redakcia zvonka");
   });
 
+  it("a session ended or an account disabled by another connection: the very next page is a visitor's", async () => {
+    const db = new Database(server.databasePath);
+    for (const end of ["DELETE FROM sessions WHERE user_id = ?", "UPDATE users SET disabled_at = 1 WHERE id = ?"]) {
+      const { client, email } = await registerUser(server.url);
+      const { id } = db.prepare("SELECT id FROM users WHERE email = ?").get(email) as { id: string };
+      expect(await client.isSignedIn()).toBe(true);
+      expect(await client.isSignedIn()).toBe(true); // its page and its session now kept
+      db.prepare(end).run(id);
+      expect(await client.isSignedIn()).toBe(false);
+    }
+    db.close();
+  });
+
   it("npm run admin: a new admin sees Edit on others' articles at once", async () => {
     const { client, email } = await registerUser(server.url);
     const article = (await visitor().get("/posts")).doc.querySelector(".card a")!.getAttribute("href")!;
