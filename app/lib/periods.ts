@@ -333,3 +333,31 @@ export function tidyPeriod(typed: string): string {
     .trim()
     .replace(new RegExp(RANGE_DASH.source, "g"), " – ");
 }
+
+// ---------------------------------------------------------------- forms and storage
+
+/** The form's check of the field: null when empty or understood, else why not. */
+export function periodProblem(typed: string): string | null {
+  const read = parsePeriod(typed);
+  return read && !read.ok ? read.error : null;
+}
+
+/** What the form says it understood ("Rozumiem: …"), or null (empty, or not understood: the error says why). */
+export function periodUnderstood(typed: string): string | null {
+  const read = parsePeriod(typed);
+  return read?.ok ? `Rozumiem: ${describePeriod(read.period)}.` : null;
+}
+
+/** An article's period columns from what its author typed (empty: none). Throws on text that is not a period: callers check it first. */
+export function periodColumns(typed: string): { period: string; periodStart: number | null; periodDay: number | null } {
+  const read = parsePeriod(typed);
+  if (!read) return { period: "", periodStart: null, periodDay: null };
+  if (!read.ok) throw new Error(`Not a period: ${read.error}`);
+  return { period: tidyPeriod(typed), periodStart: periodSortKey(read.period), periodDay: periodDayOfYear(read.period) };
+}
+
+/** A stored period, read again for its ISO form (null when none). */
+export function storedPeriod(period: string): Period | null {
+  const read = parsePeriod(period);
+  return read?.ok ? read.period : null;
+}

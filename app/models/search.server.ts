@@ -10,7 +10,7 @@ const newestMatches = sqlite
   .pluck();
 // Only the beginning of each text: the excerpt is looked for there, and a hit costs no more however long its article.
 const cardsOfTexts = sqlite.prepare<{ ids: string; length: number }, PostCard & { textId: number; body: string }>(
-  `SELECT t.id AS textId, substr(t.body, 1, :length) AS body, p.id, p.title, p.excerpt, p.image, p.image_width AS imageWidth, p.image_height AS imageHeight
+  `SELECT t.id AS textId, substr(t.body, 1, :length) AS body, p.id, p.title, p.excerpt, p.image, p.image_width AS imageWidth, p.image_height AS imageHeight, p.period
    FROM post_texts t JOIN posts p ON p.id = t.post_id
    WHERE t.id IN (SELECT value FROM json_each(:ids)) AND p.hidden_at IS NULL`,
 );

@@ -22,6 +22,8 @@ import { PassageFlags } from "~/components/PassageFlags";
 import { ArticleBody } from "~/components/ArticleBody";
 import { ArticlePreview } from "~/components/ArticlePreview";
 import { ArticleVisibility, HiddenNotice } from "~/components/ArticleVisibility";
+import { PeriodField } from "~/components/PeriodField";
+import { PostPeriod } from "~/components/PostPeriod";
 import { SourcesField } from "~/components/SourcesField";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { formatDate, isoTime } from "~/lib/dates";
@@ -32,6 +34,7 @@ import { editCount, type EditConflict as EditConflictData } from "~/lib/revision
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
 import { passageReportHref } from "~/lib/passages";
 import { pageTitle } from "~/lib/site";
+import { isoPeriod, storedPeriod } from "~/lib/periods";
 import { sourcesToTyped } from "~/lib/sources";
 import { countRevisions } from "~/models/revisions.server";
 import { errorSummary } from "~/lib/errors";
@@ -110,7 +113,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 /** What a refused edit shows again, with the revision its form was opened at (a stale one's answer is based on the current). */
-type EditedValues = { title: string; content: string; sources: string; summary: string; baseRevision: string };
+type EditedValues = { title: string; content: string; sources: string; period: string; summary: string; baseRevision: string };
 
 const NOTHING_TO_SHOW = {
   error: null,
@@ -125,7 +128,14 @@ const NOTHING_TO_SHOW = {
 
 function editedValues(form: FormData): EditedValues {
   const field = (name: string) => typedText(String(form.get(name) ?? ""));
-  return { title: field("title"), content: field("content"), sources: field("sources"), summary: field("summary"), baseRevision: field("baseRevision") };
+  return {
+    title: field("title"),
+    content: field("content"),
+    sources: field("sources"),
+    period: field("period"),
+    summary: field("summary"),
+    baseRevision: field("baseRevision"),
+  };
 }
 
 function refused({ status, error, invalid, conflict }: PostRefusal, values: EditedValues | null = null) {
@@ -263,6 +273,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               required
               aria-invalid={invalid.has("title") || undefined}
             />
+            <PeriodField defaultValue={typed?.period ?? post.period} invalid={invalid.has("period")} errorId="edit-error" />
             <PassageFlags postId={post.id} flags={flags} />
             <label htmlFor="edit-content">Text článku</label>
             <textarea
@@ -283,6 +294,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
         ) : (
           <>
             <h1 id="post-title">{post.title}</h1>
+            <PostPeriod period={post.period} className="post-period" />
             <p className="post-meta">
               {post.authorName} ·{" "}
               <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
@@ -410,7 +422,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
-/** The article for search engines (schema.org Article), its sources as `citation`. */
+/** The article for search engines (schema.org Article), its sources as `citation`, its period as `temporalCoverage` (ISO 8601). */
 function articleJsonLd({ post, publicUrl }: { post: ReturnType<typeof useLoaderData<typeof loader>>["post"]; publicUrl: string }) {
   return {
     "@context": "https://schema.org",
@@ -423,8 +435,14 @@ function articleJsonLd({ post, publicUrl }: { post: ReturnType<typeof useLoaderD
     author: { "@type": "Person", name: post.authorName },
     inLanguage: "sk",
     mainEntityOfPage: `${publicUrl}/posts/${post.id}`,
+    ...(post.period && { temporalCoverage: temporalCoverage(post.period) }),
     ...(post.sources.length > 0 && {
       citation: post.sources.map((source) => (source.url ? { "@type": "CreativeWork", name: source.text, url: source.url } : source.text)),
     }),
   };
+}
+
+function temporalCoverage(period: string): string | undefined {
+  const read = storedPeriod(period);
+  return read ? isoPeriod(read) : undefined;
 }
