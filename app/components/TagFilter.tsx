@@ -1,26 +1,27 @@
 import { Link } from "@remix-run/react";
 import { listHref } from "~/lib/links";
+import type { PeriodFilter } from "~/lib/periods";
 import { PAGE_SIZE } from "~/lib/rules";
 import { TAGS } from "~/lib/tags";
 import { CloseIcon, FilterIcon } from "./Icons";
 import { useDismissable } from "./useDismissable";
 
-/** `q`: a search in progress, which picking a tag narrows (and removing the filter keeps). */
-type Props = { tag: string | null; limit: number; q: string };
+/** `q`, `period`: a search and a period in progress, which picking a tag narrows (and removing the filter keeps). */
+type Props = { tag: string | null; limit: number; q: string; period: PeriodFilter | null };
 
-function TagLinks({ tag, q }: { tag: string | null; q: string }) {
+function TagLinks({ tag, q, period }: { tag: string | null; q: string; period: PeriodFilter | null }) {
   return (
     <ul className="tag-options">
       {tag && (
         <li>
-          <Link to={listHref({ tag: null, limit: PAGE_SIZE, q })} className="remove-filter">
+          <Link to={listHref({ tag: null, limit: PAGE_SIZE, q, period })} className="remove-filter">
             Odstrániť filter
           </Link>
         </li>
       )}
       {TAGS.map((t) => (
         <li key={t}>
-          <Link to={listHref({ tag: t, limit: PAGE_SIZE, q })} aria-current={t === tag ? "true" : undefined}>
+          <Link to={listHref({ tag: t, limit: PAGE_SIZE, q, period })} aria-current={t === tag ? "true" : undefined}>
             {t}
           </Link>
         </li>
@@ -35,7 +36,7 @@ function TagLinks({ tag, q }: { tag: string | null; q: string }) {
  * one button per tag; wider, a dropdown labelled with the chosen tag. Picking a
  * tag is a link; the component is keyed by tag where it is used, so it closes.
  */
-export function TagFilter({ tag, limit, q }: Props) {
+export function TagFilter({ tag, limit, q, period }: Props) {
   const filter = useDismissable();
   return (
     <details className="filter" ref={filter}>
@@ -47,7 +48,7 @@ export function TagFilter({ tag, limit, q }: Props) {
           <h2 id="filter-modal-title">Vyber tag</h2>
           {/* Without JavaScript the link reloads the list with the panel closed. */}
           <Link
-            to={listHref({ tag, limit, q })}
+            to={listHref({ tag, limit, q, period })}
             preventScrollReset
             className="filter-close"
             onClick={(event) => {
@@ -58,11 +59,11 @@ export function TagFilter({ tag, limit, q }: Props) {
             <CloseIcon label="Zavrieť" />
           </Link>
         </div>
-        <TagLinks tag={tag} q={q} />
+        <TagLinks tag={tag} q={q} period={period} />
       </div>
       <details className="tag-dropdown">
         <summary>{tag ?? "Vyber tag"}</summary>
-        <TagLinks tag={tag} q={q} />
+        <TagLinks tag={tag} q={q} period={period} />
       </details>
     </details>
   );

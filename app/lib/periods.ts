@@ -361,3 +361,61 @@ export function storedPeriod(period: string): Period | null {
   const read = parsePeriod(period);
   return read?.ok ? read.period : null;
 }
+
+// ---------------------------------------------------------------- the list's filter by time
+
+/** A list's filter by time (`/posts?century=-1`, `/posts?from=-500&to=476`): years as readers count them, negative before Christ. */
+export type PeriodFilter = { century: number } | { from: number | null; to: number | null };
+
+/** A year from an address: a whole number, not 0, within ±10,000 (negative: before Christ); null otherwise. */
+export function readYear(value: string | null): number | null {
+  if (value === null || !/^-?\d{1,5}$/.test(value)) return null;
+  const year = Number(value);
+  return year !== 0 && Math.abs(year) <= PERIOD_YEAR_LIMIT && String(year) === value ? year : null;
+}
+
+/** A year as readers count it (negative before Christ) as an astronomical one. */
+const astronomicalOf = (year: number) => (year < 0 ? year + 1 : year);
+
+/** The filter an address asks for: a century wins over a range; a range whose end is before its start is none. */
+export function readPeriodFilter(params: URLSearchParams): PeriodFilter | null {
+  const century = readCentury(params.get("century"));
+  if (century !== null) return { century };
+  const from = readYear(params.get("from"));
+  const to = readYear(params.get("to"));
+  if (from === null && to === null) return null;
+  if (from !== null && to !== null && from > to) return null;
+  return { from, to };
+}
+
+/** The filter's query parameters, in the order the site writes them. */
+export function periodFilterParams(filter: PeriodFilter | null): [string, string][] {
+  if (!filter) return [];
+  if ("century" in filter) return [["century", String(filter.century)]];
+  return [
+    ...(filter.from !== null ? [["from", String(filter.from)] as [string, string]] : []),
+    ...(filter.to !== null ? [["to", String(filter.to)] as [string, string]] : []),
+  ];
+}
+
+const FIRST_KEY = momentKey({ year: -PERIOD_YEAR_LIMIT, month: 0, day: 0 });
+const LAST_KEY = momentKey({ year: PERIOD_YEAR_LIMIT, month: 12, day: 31 });
+
+/** The sort keys a filter covers, first and last. */
+export function periodFilterKeys(filter: PeriodFilter): { first: number; last: number } {
+  if ("century" in filter) {
+    const [first, last] = centuryKeys(filter.century);
+    return { first, last };
+  }
+  return {
+    first: filter.from === null ? FIRST_KEY : astronomicalOf(filter.from) * 10_000,
+    last: filter.to === null ? LAST_KEY : astronomicalOf(filter.to) * 10_000 + 1231,
+  };
+}
+
+/** The filter in words: "9. storočie", "od roku 500 pred Kr. do roku 476". */
+export function periodFilterLabel(filter: PeriodFilter): string {
+  if ("century" in filter) return centuryLabel(filter.century);
+  const year = (y: number) => `roku ${yearWords(astronomicalOf(y))}`;
+  return [filter.from !== null && `od ${year(filter.from)}`, filter.to !== null && `do ${year(filter.to)}`].filter(Boolean).join(" ");
+}

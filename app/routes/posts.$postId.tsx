@@ -23,6 +23,7 @@ import { ArticleBody } from "~/components/ArticleBody";
 import { ArticlePreview } from "~/components/ArticlePreview";
 import { ArticleVisibility, HiddenNotice } from "~/components/ArticleVisibility";
 import { PeriodField } from "~/components/PeriodField";
+import { PeriodNeighbours } from "~/components/PeriodNeighbours";
 import { PostPeriod } from "~/components/PostPeriod";
 import { SourcesField } from "~/components/SourcesField";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
@@ -45,6 +46,7 @@ import { answerEditForm } from "~/services/drafts.server";
 import { readForm } from "~/services/forms.server";
 import { changeVisibility, HIDDEN_PAGE_HEADERS, isVisibilityIntent } from "~/services/hidden-articles.server";
 import { passageFlagsFor } from "~/services/reports.server";
+import { articleNeighbours } from "~/services/timeline.server";
 import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -54,13 +56,14 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const post = readablePost(params.postId ?? "", user);
   if (!post) throw data(null, { status: 404 });
   const { searchParams } = new URL(request.url);
-  const { tag, limit, q } = readListState(searchParams);
+  const { tag, limit, q, period } = readListState(searchParams);
   // Hidden: only its author and admins get here (readablePost); nothing may keep or index their page.
   const hidden = post.hiddenAt !== null ? { own: user?.id === post.authorId } : null;
   // The open "Zdroj?" flags of its passages, on the edit form of whoever may edit it.
   const flags = searchParams.has("edit") ? passageFlagsFor(user, post) : [];
   // Revision 1 is the article as published: the edits are the revisions after it.
-  const page = { post, list: { tag, limit, q }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, hidden, flags };
+  const neighbours = articleNeighbours(post);
+  const page = { post, list: { tag, limit, q, period }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, hidden, flags, neighbours };
   return hidden ? data(page, { headers: HIDDEN_PAGE_HEADERS }) : page;
 }
 
@@ -163,7 +166,7 @@ function modeHrefs(pathname: string, search: string) {
 }
 
 function PostView({ editing: editRequested }: { editing: boolean }) {
-  const { post, list, edits, hidden, flags } = useLoaderData<typeof loader>();
+  const { post, list, edits, hidden, flags, neighbours } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
   const { pathname, search } = useLocation();
@@ -308,6 +311,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
             )}
             {/* A signed-in reader who may not edit it may ask for a source of a passage, as they may report it. */}
             <ArticleBody content={post.content} sources={post.sources} tags={post.tags} flagHref={user && !allowed ? (n) => passageReportHref(post.id, n) : undefined} />
+            {neighbours && <PeriodNeighbours {...neighbours} list={list} />}
             {/* Keyed by the state, so that the other form starts empty once it has changed. */}
             {user?.isAdmin && <ArticleVisibility key={String(hidden !== null)} hidden={hidden !== null} refused={result?.visibility ?? null} />}
           </>
