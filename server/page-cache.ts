@@ -17,7 +17,10 @@ import { contentSecurityPolicy } from "./security";
  *
  * - Only GET pages whose HTML depends on nothing but the URL and who reads it:
  *   the landing page, the list, an article (not in edit mode), the conflicts
- *   page, with no query parameters but `q`, `tag` and `limit`; and the two 404
+ *   page, with no query parameters but `q`, `tag`, `limit` and the filter by
+ *   time (`century`, `from`, `to`); the landing page keyed by the day in
+ *   Europe/Bratislava ("Na dnešný deň"), the timeline from its start and from
+ *   a century; and the two 404
  *   pages (an unknown address, a missing article), which do not depend on
  *   the address, so that asking for random addresses costs what a cached page does.
  * - An article's history, by its `page` alone: rendering one is a table of

@@ -448,3 +448,27 @@ export const mailOutbox = sqliteTable(
     index("mail_outbox_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * "Aktuálne konflikty" (/conflicts): entries admins keep (~/services/conflicts.server),
+ * each leading to its historical background — the readable articles with one
+ * of its tags, or whose period starts within its period, or both, in
+ * historical order. Triggers of migration 0019 give the page cache its new
+ * stamp when an entry changes, as posts' do.
+ */
+export const conflicts = sqliteTable("conflicts", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  /** A short Slovak summary, plain text (new lines kept). */
+  summary: text("summary").notNull(),
+  /** Up to five of the 30 tags, a JSON array. */
+  tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  /** A period as an article's is typed (~/lib/periods); empty for none. */
+  period: text("period").notNull().default(""),
+  /** The sort keys (~/lib/periods momentKey) the period covers, first and last; NULL without a period. */
+  periodFirst: integer("period_first"),
+  periodLast: integer("period_last"),
+  /** The order on the page (smaller first), then the id. */
+  position: integer("position").notNull().default(0),
+  updatedAt: integer("updated_at").notNull(),
+});

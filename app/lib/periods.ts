@@ -419,3 +419,9 @@ export function periodFilterLabel(filter: PeriodFilter): string {
   const year = (y: number) => `roku ${yearWords(astronomicalOf(y))}`;
   return [filter.from !== null && `od ${year(filter.from)}`, filter.to !== null && `do ${year(filter.to)}`].filter(Boolean).join(" ");
 }
+
+/** The sort keys a period covers, first and last (the last day of its last year when no day is said). */
+export function periodKeys(period: Period): { first: number; last: number } {
+  const to = (period.end ?? period.start).to;
+  return { first: momentKey(period.start.from), last: to.month === 0 ? momentKey({ year: to.year, month: 12, day: 31 }) : momentKey(to) };
+}

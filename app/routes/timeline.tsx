@@ -78,7 +78,7 @@ function CenturySection({ group }: { group: TimelineGroup }) {
           <ol className="timeline-entries">
             {entries.map((entry) => (
               <li key={entry.id}>
-                <span className="timeline-period">{entry.period}:</span> <Link to={`/posts/${entry.id}`}>{entry.title}</Link>
+                <span className="timeline-period">{entry.period}:</span> <a href={`/posts/${entry.id}`}>{entry.title}</a>
               </li>
             ))}
           </ol>

@@ -8,6 +8,7 @@ import { toStoredContent } from "./content.server";
 import { storeImage } from "./images.server";
 import { projectPath } from "~/config/paths.server";
 import { moderateAccount } from "./moderation.server";
+import { seedConflicts } from "./conflicts.server";
 
 /**
  * A later revision of a demo article: its summary ("Čo ste zmenili?"), when
@@ -65,6 +66,8 @@ export async function seedDemoContent(now = Date.now()): Promise<number> {
       savedDaysAgo = edit.daysAgo;
     }
   }
+  // "Aktuálne konflikty", each leading to the demo articles of its background.
+  seedConflicts(JSON.parse(await readFile(projectPath("demo/conflicts.json"), "utf8")));
   return articles.length;
 }
 

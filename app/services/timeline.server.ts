@@ -11,7 +11,7 @@ import { cardsInPeriod, cardsOnDay, firstDatedFrom, neighboursOf, timelineAfter,
  */
 
 /** Articles on a page of the timeline. */
-export const TIMELINE_PAGE_SIZE = 200;
+export const TIMELINE_PAGE_SIZE = 100;
 /** A century with more articles than this on a page is divided into its decades. */
 export const DENSE_CENTURY = 20;
 /** "Na dnešný deň" shows at most this many articles. */
@@ -67,7 +67,9 @@ function grouped(entries: TimelineEntry[]): TimelineGroup[] {
   const byCentury = new Map<number, TimelineEntry[]>();
   for (const entry of entries) {
     const century = centuryOf(keyYear(entry.periodStart));
-    byCentury.set(century, [...(byCentury.get(century) ?? []), entry]);
+    const list = byCentury.get(century) ?? [];
+    list.push(entry);
+    byCentury.set(century, list);
   }
   return [...byCentury].map(([century, list]) => ({ century, decades: list.length > DENSE_CENTURY ? byDecade(list) : [{ decade: null, entries: list }] }));
 }
@@ -81,7 +83,9 @@ function byDecade(entries: TimelineEntry[]): { decade: number; entries: Timeline
   const decades = new Map<number, TimelineEntry[]>();
   for (const entry of entries) {
     const decade = decadeOf(keyYear(entry.periodStart));
-    decades.set(decade, [...(decades.get(decade) ?? []), entry]);
+    const list = decades.get(decade) ?? [];
+    list.push(entry);
+    decades.set(decade, list);
   }
   return [...decades].map(([decade, list]) => ({ decade, entries: list }));
 }
