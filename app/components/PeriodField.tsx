@@ -25,7 +25,7 @@ export function PeriodField({ defaultValue = "", invalid = false, errorId }: Pro
         defaultValue={defaultValue}
         onChange={(event) => setTyped(event.currentTarget.value)}
         aria-invalid={invalid || undefined}
-        aria-describedby={invalid ? `${errorId} period-hint` : "period-hint period-understood"}
+        aria-describedby={invalid ? `${errorId} period-hint period-understood` : "period-hint period-understood"}
         placeholder="napr. 29. 8. 1526"
       />
       <p className="field-hint" id="period-hint">
@@ -33,7 +33,7 @@ export function PeriodField({ defaultValue = "", invalid = false, errorId }: Pro
         letopočtom „pred Kr.“ za rokom (44 pred Kr.), približne „okolo“ pred ním.
       </p>
       <p className="field-hint" id="period-understood" aria-live="polite">
-        {invalid ? null : understood}
+        {understood}
       </p>
     </div>
   );

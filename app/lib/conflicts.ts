@@ -1,5 +1,5 @@
 import { parsePeriod, periodKeys, tidyPeriod } from "./periods";
-import { hasHiddenControls, MAX_TAGS, typedText } from "./rules";
+import { hasHiddenControls, MAX_TAGS, typedFields } from "./rules";
 import { isTag } from "./tags";
 
 /**
@@ -46,8 +46,7 @@ export type ConflictInput = {
 export type Conflict = ConflictInput & { id: number };
 
 export function conflictValues(form: FormData): ConflictValues {
-  const field = (name: string) => typedText(String(form.get(name) ?? ""));
-  return { name: field("name"), summary: field("summary"), tags: form.getAll("tags").map(String), period: field("period"), position: field("position") };
+  return { ...typedFields(form, ["name", "summary", "period", "position"]), tags: form.getAll("tags").map(String) };
 }
 
 /** The form's rules: the checked entry, or the first broken rule and its field. */

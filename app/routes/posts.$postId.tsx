@@ -32,7 +32,7 @@ import type { ArticlePreview as Preview } from "~/lib/drafts";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { editCount, type EditConflict as EditConflictData } from "~/lib/revisions";
-import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
+import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedFields, typedText } from "~/lib/rules";
 import { passageReportHref } from "~/lib/passages";
 import { pageTitle } from "~/lib/site";
 import { isoPeriod, storedPeriod } from "~/lib/periods";
@@ -130,15 +130,7 @@ const NOTHING_TO_SHOW = {
 };
 
 function editedValues(form: FormData): EditedValues {
-  const field = (name: string) => typedText(String(form.get(name) ?? ""));
-  return {
-    title: field("title"),
-    content: field("content"),
-    sources: field("sources"),
-    period: field("period"),
-    summary: field("summary"),
-    baseRevision: field("baseRevision"),
-  };
+  return typedFields(form, ["title", "content", "sources", "period", "summary", "baseRevision"]);
 }
 
 function refused({ status, error, invalid, conflict }: PostRefusal, values: EditedValues | null = null) {

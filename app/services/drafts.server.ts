@@ -1,6 +1,6 @@
 import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, formIntent, type ArticlePreview } from "~/lib/drafts";
 import { checkForm, DRAFT_FIELDS, draftSchema, formProblem } from "~/lib/forms";
-import { BUSY_FORM_MESSAGE, BUSY_MESSAGE, POST_MESSAGES, typedText } from "~/lib/rules";
+import { BUSY_FORM_MESSAGE, BUSY_MESSAGE, POST_MESSAGES, typedFields } from "~/lib/rules";
 import { tidyPeriod } from "~/lib/periods";
 import { sourcesFrom } from "~/lib/sources";
 import { inTransaction } from "~/db/connection.server";
@@ -352,15 +352,5 @@ function keptEdit({ title, content, sources, period, summary, tags }: DraftInput
 
 /** An edit form's fields as a draft's input (it has no tags or image of its own). */
 function editInput(form: FormData): DraftInput {
-  const field = (name: string) => typedText(String(form.get(name) ?? ""));
-  return {
-    title: field("title"),
-    content: field("content"),
-    sources: field("sources"),
-    period: field("period"),
-    summary: field("summary"),
-    tags: [],
-    image: null,
-    pendingImage: "",
-  };
+  return { ...typedFields(form, ["title", "content", "sources", "period", "summary"]), tags: [], image: null, pendingImage: "" };
 }

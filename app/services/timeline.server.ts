@@ -63,31 +63,28 @@ export function timelinePage(start: TimelineStart): { groups: TimelineGroup[]; n
   return { groups: grouped(shown), next, centuries: centuriesWithArticles() };
 }
 
-function grouped(entries: TimelineEntry[]): TimelineGroup[] {
-  const byCentury = new Map<number, TimelineEntry[]>();
+/** Entries in runs of the same key (they come in order, so each key's run is whole), in order. */
+function runsBy(entries: TimelineEntry[], keyOf: (year: number) => number): [number, TimelineEntry[]][] {
+  const runs = new Map<number, TimelineEntry[]>();
   for (const entry of entries) {
-    const century = centuryOf(keyYear(entry.periodStart));
-    const list = byCentury.get(century) ?? [];
-    list.push(entry);
-    byCentury.set(century, list);
+    const key = keyOf(keyYear(entry.periodStart));
+    const run = runs.get(key) ?? [];
+    run.push(entry);
+    runs.set(key, run);
   }
-  return [...byCentury].map(([century, list]) => ({ century, decades: list.length > DENSE_CENTURY ? byDecade(list) : [{ decade: null, entries: list }] }));
+  return [...runs];
+}
+
+function grouped(entries: TimelineEntry[]): TimelineGroup[] {
+  return runsBy(entries, centuryOf).map(([century, list]) => ({
+    century,
+    decades: list.length > DENSE_CENTURY ? runsBy(list, decadeOf).map(([decade, run]) => ({ decade, entries: run })) : [{ decade: null, entries: list }],
+  }));
 }
 
 /** A decade as the first astronomical year of its ten (1920 for 1920–1929; −98 for 99–90 BC). */
 function decadeOf(year: number): number {
   return year > 0 ? Math.floor(year / 10) * 10 : 1 - (Math.floor((1 - year) / 10) * 10 + 9);
-}
-
-function byDecade(entries: TimelineEntry[]): { decade: number; entries: TimelineEntry[] }[] {
-  const decades = new Map<number, TimelineEntry[]>();
-  for (const entry of entries) {
-    const decade = decadeOf(keyYear(entry.periodStart));
-    const list = decades.get(decade) ?? [];
-    list.push(entry);
-    decades.set(decade, list);
-  }
-  return [...decades].map(([decade, list]) => ({ decade, entries: list }));
 }
 
 /** Up to `limit` cards of a period (and a tag), oldest first, and the id of the one after them. */

@@ -53,24 +53,31 @@ describe("page cache", () => {
   });
 });
 
-describe("searches in the page cache", () => {
-  // The cache in front of a stand-in app that counts its renderings of each address.
+/** The cache in front of a stand-in app that counts its renderings of each address (`duringRender` runs in each); `serve` tells whether the cache answered. */
+function standInCache(duringRender: () => void = () => {}) {
   const renders = new Map<string, number>();
   const cache = createPageCache({
     pages: { dataStamp: () => 0, articleState: () => "shown" as const, readerOf: async () => "visitor" },
     render: async (request) => {
       const { pathname, search } = new URL(request.url);
       renders.set(`${pathname}${search}`, (renders.get(`${pathname}${search}`) ?? 0) + 1);
+      duringRender();
       return new Response(html(20), { headers: { "content-type": "text/html; charset=utf-8" } });
     },
     matchRoute: () => undefined,
     publicUrl: "http://dejiny.test",
   });
-  async function get(url: string) {
+  async function serve(url: string): Promise<boolean> {
     const request = { url, method: "GET", headers: {}, socket: { remoteAddress: "127.0.0.1" } } as unknown as IncomingMessage;
     const response = { statusCode: 0, setHeader: () => undefined, end: () => undefined } as unknown as ServerResponse;
-    expect(await cache.serve(request, response)).toBe(true);
+    return cache.serve(request, response);
   }
+  return { renders, serve };
+}
+
+describe("searches in the page cache", () => {
+  const { renders, serve } = standInCache();
+  const get = async (url: string) => expect(await serve(url)).toBe(true);
 
   it("keeps a search's page like the list's, and a stream of new searches never pushes out the site's pages", async () => {
     await get("/posts");
@@ -96,24 +103,8 @@ describe("searches in the page cache", () => {
 });
 
 describe("pages that follow time in the page cache", () => {
-  const renders = new Map<string, number>();
   let duringRender = () => {};
-  const cache = createPageCache({
-    pages: { dataStamp: () => 0, articleState: () => "shown" as const, readerOf: async () => "visitor" },
-    render: async (request) => {
-      const { pathname, search } = new URL(request.url);
-      renders.set(`${pathname}${search}`, (renders.get(`${pathname}${search}`) ?? 0) + 1);
-      duringRender();
-      return new Response(html(2), { headers: { "content-type": "text/html; charset=utf-8" } });
-    },
-    matchRoute: () => undefined,
-    publicUrl: "http://dejiny.test",
-  });
-  async function get(url: string) {
-    const request = { url, method: "GET", headers: {}, socket: { remoteAddress: "127.0.0.1" } } as unknown as IncomingMessage;
-    const response = { statusCode: 0, setHeader: () => undefined, end: () => undefined } as unknown as ServerResponse;
-    return cache.serve(request, response);
-  }
+  const { renders, serve: get } = standInCache(() => duringRender());
   afterEach(() => {
     vi.useRealTimers();
     duringRender = () => {};
