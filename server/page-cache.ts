@@ -3,7 +3,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { pageCacheControl } from "~/lib/cache-control";
+import { dayOfYear } from "~/lib/dates";
 import { listSearch, readListState } from "~/lib/links";
+import { readCentury } from "~/lib/periods";
 import { PUBLIC_LOG_PATH } from "~/lib/public-log";
 import { isTag } from "~/lib/tags";
 import type { AppForServer } from "~/server-interface.server";
@@ -15,7 +17,10 @@ import { contentSecurityPolicy } from "./security";
  *
  * - Only GET pages whose HTML depends on nothing but the URL and who reads it:
  *   the landing page, the list, an article (not in edit mode), the conflicts
- *   page, with no query parameters but `q`, `tag` and `limit`; and the two 404
+ *   page, with no query parameters but `q`, `tag`, `limit` and the filter by
+ *   time (`century`, `from`, `to`); the landing page keyed by the day in
+ *   Europe/Bratislava ("Na dnešný deň"), the timeline from its start and from
+ *   a century; and the two 404
  *   pages (an unknown address, a missing article), which do not depend on
  *   the address, so that asking for random addresses costs what a cached page does.
  * - An article's history, by its `page` alone: rendering one is a table of
@@ -67,7 +72,7 @@ const PAGE_LIMITS: StoreLimits = { maxEntries: 500, maxBytes: 30 * 1024 * 1024 }
 const SEARCH_LIMITS: StoreLimits = { maxEntries: 200, maxBytes: 5 * 1024 * 1024 };
 
 const CACHEABLE_PATH = /^\/(?:posts(?:\/[\w-]+)?|conflicts)?$/;
-const CACHEABLE_PARAMS = new Set(["q", "tag", "limit"]);
+const CACHEABLE_PARAMS = new Set(["q", "tag", "limit", "century", "from", "to"]);
 const ARTICLE_PATH = /^\/posts\/([\w-]+)$/;
 const HISTORY_PATH = /^\/posts\/([\w-]+)\/history$/;
 // Page numbers as the history and the public log write them; a page past the last answers 404 (the history) or a redirect (the log), and is not kept.
@@ -179,7 +184,17 @@ export class PageStore {
 export type RouteMatch = { id: string; params: Record<string, string | undefined> };
 
 /** A request the page cache may answer: the entry's key, the status the page has, the address to render it from, and whether a search made it. */
-type Page = { key: string; status: Entry["status"]; renderUrl: URL; articleId?: string; searched?: boolean; visitorsOnly?: boolean; resource?: boolean };
+type Page = {
+  key: string;
+  status: Entry["status"];
+  renderUrl: URL;
+  articleId?: string;
+  searched?: boolean;
+  visitorsOnly?: boolean;
+  resource?: boolean;
+  /** The day of the year a page that shows "Na dnešný deň" is kept for (the landing page): in its key, and the same when it was rendered. */
+  day?: number;
+};
 
 type PageCacheOptions = {
   pages: AppForServer["pages"];
@@ -229,11 +244,21 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
       const list = readListState(url.searchParams);
       const search = listSearch(list);
       const canonical = onlyListParams(url.searchParams) && !list.unknownTag && `?${url.searchParams}` === (search || "?");
-      // Keyed by the canonical form too: the same list spelt with other %-escapes is one entry.
-      if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" };
+      // The landing page shows today's articles ("Na dnešný deň"): a new day is a new entry.
+      if (url.pathname === "/" && url.search === "") {
+        const day = dayOfYear(Date.now());
+        return { key: `/ ${day}`, status: 200, renderUrl: url, day };
+      }
+      // Keyed by the canonical form too: the same list spelt with other %-escapes is one entry. A list
+      // filtered by time is kept with the searches: its addresses are as many as the years.
+      if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" || list.period !== null };
       return articleId !== undefined && pages.articleState(articleId) === "missing" ? missingArticle(url) : null;
     }
     if (RESOURCE_PATHS.has(url.pathname)) return resourcePage(url);
+    // The timeline from its start or from a century (a page after an article is rendered each time: those are as many as the articles).
+    if (url.pathname === "/timeline" && (url.search === "" || `?century=${readCentury(url.searchParams.get("century"))}` === url.search)) {
+      return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url };
+    }
     const address = `${url.pathname}${url.search}`;
     if (VISITOR_FORMS.has(address)) return { key: address, status: 200, renderUrl: url, visitorsOnly: true };
     if (VISITOR_REDIRECTS.has(address)) return { key: address, status: 302, renderUrl: url, visitorsOnly: true };
@@ -277,8 +302,9 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     const request = new Request(page.renderUrl, { headers: { cookie: req.headers.cookie ?? "", "user-agent": "dejiny-page-cache" } });
     const response = await render(request, { clientAddress: req.socket.remoteAddress ?? "unknown", cspNonce: NONCE_PLACEHOLDER });
     const html = await response.text();
-    // A page that is not what its key says (e.g. the article was just deleted) is rendered afresh instead.
+    // A page that is not what its key says (e.g. the article was just deleted, or the day changed while it was rendered) is rendered afresh instead.
     if (response.status !== page.status || response.headers.has("set-cookie")) return null;
+    if (page.day !== undefined && dayOfYear(Date.now()) !== page.day) return null;
     const resourceHeaders = page.resource ? pickHeaders(response.headers, ["Cache-Control", "ETag", "Last-Modified"]) : undefined;
     const location = response.headers.get("location") ?? undefined;
     return store.store(page.key, html, response.headers.get("content-type") ?? "text/html; charset=utf-8", renderedAt, page.status, { resourceHeaders, location });

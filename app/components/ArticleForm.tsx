@@ -6,6 +6,7 @@ import { CONTENT_MAX_LENGTH, MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { ContentHint } from "./ContentHint";
 import { Field, SummaryField } from "./Field";
 import { ImagePicker } from "./ImagePicker";
+import { PeriodField } from "./PeriodField";
 import { FormError } from "./Messages";
 import { SourcesField } from "./SourcesField";
 import { TagPicker } from "./TagPicker";
@@ -15,6 +16,7 @@ export type ArticleFormValues = {
   title: string;
   content: string;
   sources: string;
+  period: string;
   tags: string[];
   pendingImage: string;
   summary: string;
@@ -90,6 +92,7 @@ export function ArticleForm({ edit = false, values, refused, readOnly = false, a
           invalid={invalid("title")}
           errorId="create-error"
         />
+        <PeriodField defaultValue={values?.period} invalid={invalid("period")} errorId="create-error" />
         <div className="field">
           <label htmlFor="field-content">Text článku</label>
           <textarea

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { PREVIEW_LABEL, type ArticlePreview as Preview } from "~/lib/drafts";
 import { ArticleBody } from "./ArticleBody";
+import { PostPeriod } from "./PostPeriod";
 import { ResponsiveImage } from "./ResponsiveImage";
 
 /**
@@ -30,6 +31,7 @@ export function ArticlePreview({ preview }: { preview: Preview }) {
         />
       )}
       <h2 className="article-preview-title">{preview.title}</h2>
+      <PostPeriod period={preview.period} className="post-period" />
       <ArticleBody content={preview.content} sources={preview.sources} tags={preview.tags} />
     </section>
   );

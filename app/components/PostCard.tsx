@@ -3,6 +3,7 @@ import { cardId, postHref, type ListState } from "~/lib/links";
 import type { PostCard as PostCardData } from "~/lib/types";
 import { cardColourClass } from "~/lib/rules";
 import { highlight as highlightWords } from "~/lib/search";
+import { PostPeriod } from "./PostPeriod";
 import { ResponsiveImage } from "./ResponsiveImage";
 
 /** Card image widths: the grid has 2 columns from 600 px, 3 from 896 px (max 1200 px). */
@@ -31,6 +32,7 @@ export function PostCard({ post, index, list, priority, highlight = [] }: Props)
         <h2 className="card-title">
           <Marked text={post.title} terms={highlight} />
         </h2>
+        <PostPeriod period={post.period} className="card-period" />
         <p className="card-excerpt">
           <Marked text={post.excerpt} terms={highlight} />
         </p>

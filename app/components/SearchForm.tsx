@@ -1,6 +1,7 @@
 import { Form, useNavigate } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { listHref } from "~/lib/links";
+import { periodFilterParams, type PeriodFilter } from "~/lib/periods";
 import { PAGE_SIZE } from "~/lib/rules";
 import { SEARCH_MAX_LENGTH } from "~/lib/search";
 
@@ -13,7 +14,7 @@ const TYPING_PAUSE_MS = 300;
  * typing: a short pause, then the list is loaded in place and the address
  * replaced, so that Back leaves the search instead of stepping through it.
  */
-export function SearchForm({ q, tag }: { q: string; tag: string | null }) {
+export function SearchForm({ q, tag, period = null }: { q: string; tag: string | null; period?: PeriodFilter | null }) {
   const navigate = useNavigate();
   const input = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
@@ -28,7 +29,7 @@ export function SearchForm({ q, tag }: { q: string; tag: string | null }) {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       const typed = input.current?.value.trim() ?? "";
-      if (typed !== q) navigate(listHref({ tag, limit: PAGE_SIZE, q: typed }), { replace: true, preventScrollReset: true });
+      if (typed !== q) navigate(listHref({ tag, limit: PAGE_SIZE, q: typed, period }), { replace: true, preventScrollReset: true });
     }, TYPING_PAUSE_MS);
   };
 
@@ -50,6 +51,9 @@ export function SearchForm({ q, tag }: { q: string; tag: string | null }) {
         onChange={follow}
       />
       {tag && <input type="hidden" name="tag" value={tag} />}
+      {periodFilterParams(period).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <button type="submit" className="button">
         Hľadať
       </button>

@@ -22,6 +22,9 @@ function NavEntries() {
         </li>
       )}
       <li>
+        <NavLink to="/timeline">Časová os</NavLink>
+      </li>
+      <li>
         <NavLink to="/conflicts">Aktuálne konflikty</NavLink>
       </li>
       {!user && pathname !== "/signinsignup" && (

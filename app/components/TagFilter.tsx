@@ -1,29 +1,30 @@
 import { Link } from "@remix-run/react";
 import { listHref } from "~/lib/links";
+import type { PeriodFilter } from "~/lib/periods";
 import { PAGE_SIZE } from "~/lib/rules";
 import { TAGS } from "~/lib/tags";
 import { CloseIcon, FilterIcon } from "./Icons";
 import { useDismissable } from "./useDismissable";
 import { useFollowLink } from "./useFollowLink";
 
-/** `q`: a search in progress, which picking a tag narrows (and removing the filter keeps). */
-type Props = { tag: string | null; limit: number; q: string };
+/** `q`, `period`: a search and a period in progress, which picking a tag narrows (and removing the filter keeps). */
+type Props = { tag: string | null; limit: number; q: string; period: PeriodFilter | null };
 
 /** The tags as links to their lists (plain links with one click handler: useFollowLink). */
-function TagLinks({ tag, q }: { tag: string | null; q: string }) {
+function TagLinks({ tag, q, period }: { tag: string | null; q: string; period: PeriodFilter | null }) {
   const follow = useFollowLink();
   return (
     <ul className="tag-options">
       {tag && (
         <li>
-          <a className="remove-filter" data-discover="true" href={listHref({ tag: null, limit: PAGE_SIZE, q })} onClick={follow}>
+          <a className="remove-filter" data-discover="true" href={listHref({ tag: null, limit: PAGE_SIZE, q, period })} onClick={follow}>
             Odstrániť filter
           </a>
         </li>
       )}
       {TAGS.map((t) => (
         <li key={t}>
-          <a aria-current={t === tag ? "true" : undefined} data-discover="true" href={listHref({ tag: t, limit: PAGE_SIZE, q })} onClick={follow}>
+          <a aria-current={t === tag ? "true" : undefined} data-discover="true" href={listHref({ tag: t, limit: PAGE_SIZE, q, period })} onClick={follow}>
             {t}
           </a>
         </li>
@@ -38,7 +39,7 @@ function TagLinks({ tag, q }: { tag: string | null; q: string }) {
  * one button per tag; wider, a dropdown labelled with the chosen tag. Picking a
  * tag is a link; the component is keyed by tag where it is used, so it closes.
  */
-export function TagFilter({ tag, limit, q }: Props) {
+export function TagFilter({ tag, limit, q, period }: Props) {
   const filter = useDismissable();
   return (
     <details className="filter" ref={filter}>
@@ -50,7 +51,7 @@ export function TagFilter({ tag, limit, q }: Props) {
           <h2 id="filter-modal-title">Vyber tag</h2>
           {/* Without JavaScript the link reloads the list with the panel closed. */}
           <Link
-            to={listHref({ tag, limit, q })}
+            to={listHref({ tag, limit, q, period })}
             preventScrollReset
             className="filter-close"
             onClick={(event) => {
@@ -61,11 +62,11 @@ export function TagFilter({ tag, limit, q }: Props) {
             <CloseIcon label="Zavrieť" />
           </Link>
         </div>
-        <TagLinks tag={tag} q={q} />
+        <TagLinks tag={tag} q={q} period={period} />
       </div>
       <details className="tag-dropdown">
         <summary>{tag ?? "Vyber tag"}</summary>
-        <TagLinks tag={tag} q={q} />
+        <TagLinks tag={tag} q={q} period={period} />
       </details>
     </details>
   );

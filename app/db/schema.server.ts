@@ -51,6 +51,12 @@ export const posts = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
     /** Set while moderators hide the article: only its author and admins see it (hidden-posts in ~/services/moderation-decisions.server). */
     hiddenAt: integer("hidden_at"),
+    /** The period the article treats, as the author typed it (tidied, ~/lib/periods); empty when none. */
+    period: text("period").notNull().default(""),
+    /** Its first moment as one sortable number (astronomical year × 10,000 + month × 100 + day; ~/lib/periods momentKey); NULL when none. */
+    periodStart: integer("period_start"),
+    /** Month × 100 + day of a period that starts on a precise day ("Na dnešný deň"); NULL otherwise. */
+    periodDay: integer("period_day"),
   },
   (t) => [
     index("posts_created_at_idx").on(sql`${t.createdAt} DESC`, t.id),
@@ -58,6 +64,10 @@ export const posts = sqliteTable(
     index("posts_author_created_at_idx").on(t.authorId, sql`${t.createdAt} DESC`),
     // Whether an image's key is an article's, asked by /images/ before it reaches the image store.
     index("posts_image_idx").on(t.image),
+    // The timeline, a century's articles and an article's neighbours in time: one range of this index (~/models/timeline.server).
+    index("posts_period_idx").on(t.periodStart, t.id).where(sql`${t.periodStart} IS NOT NULL`),
+    // "Na dnešný deň": the articles dated on a day of the year.
+    index("posts_period_day_idx").on(t.periodDay, t.periodStart, t.id).where(sql`${t.periodDay} IS NOT NULL`),
   ],
 );
 
@@ -107,6 +117,8 @@ export const revisions = sqliteTable(
     summary: text("summary").notNull().default(""),
     /** Characters of the title and the stored content: the history's +/− is the difference of two. */
     size: integer("size").notNull(),
+    /** The article's period as it was (~/lib/periods); empty when none. */
+    period: text("period").notNull().default(""),
   },
   (t) => [
     // An article's history, newest first, is one range of this index.
@@ -143,6 +155,8 @@ export const drafts = sqliteTable(
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     /** A pending edit's "Čo ste zmenili?". */
     summary: text("summary").notNull().default(""),
+    /** The period as typed (~/lib/periods), checked only when published. */
+    period: text("period").notNull().default(""),
     imageKey: text("image_key"),
     imageWidth: integer("image_width"),
     imageHeight: integer("image_height"),
@@ -434,3 +448,27 @@ export const mailOutbox = sqliteTable(
     index("mail_outbox_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * "Aktuálne konflikty" (/conflicts): entries admins keep (~/services/conflicts.server),
+ * each leading to its historical background — the readable articles with one
+ * of its tags, or whose period starts within its period, or both, in
+ * historical order. Triggers of migration 0019 give the page cache its new
+ * stamp when an entry changes, as posts' do.
+ */
+export const conflicts = sqliteTable("conflicts", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  /** A short Slovak summary, plain text (new lines kept). */
+  summary: text("summary").notNull(),
+  /** Up to five of the 30 tags, a JSON array. */
+  tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  /** A period as an article's is typed (~/lib/periods); empty for none. */
+  period: text("period").notNull().default(""),
+  /** The sort keys (~/lib/periods momentKey) the period covers, first and last; NULL without a period. */
+  periodFirst: integer("period_first"),
+  periodLast: integer("period_last"),
+  /** The order on the page (smaller first), then the id. */
+  position: integer("position").notNull().default(0),
+  updatedAt: integer("updated_at").notNull(),
+});

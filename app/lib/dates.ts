@@ -45,3 +45,11 @@ export function recentMonths(now: number, count: number): { from: number; to: nu
   };
   return Array.from({ length: count }, (_, n) => ({ from: start(n), to: start(n - 1) }));
 }
+
+const dayParts = new Intl.DateTimeFormat("en-US", { timeZone: TIME_ZONE, month: "numeric", day: "numeric" });
+
+/** The day of the year `ms` falls on in the site's time zone, as month × 100 + day (829 for 29 August): "Na dnešný deň". */
+export function dayOfYear(ms: number): number {
+  const part = Object.fromEntries(dayParts.formatToParts(ms).map((p) => [p.type, Number(p.value)]));
+  return part.month * 100 + part.day;
+}

@@ -36,6 +36,8 @@ export type ArticlePreview = {
   /** Stored content: sanitised HTML, newlines as <br/>. */
   content: string;
   sources: Source[];
+  /** As it will be shown (~/lib/periods tidyPeriod). */
+  period: string;
   tags: string[];
   image: { key: string; width: number; height: number } | null;
 };

@@ -28,6 +28,7 @@ import {
   REPORT_REASONS,
   type ReportReason,
 } from "./moderation";
+import { periodProblem } from "./periods";
 import { sourcesProblem } from "./sources";
 import { isTag } from "./tags";
 import { hasSeenCharacter, hasStackedMarks, hasUnclosedBidi, hasUnseenCharacters } from "./text-controls";
@@ -78,6 +79,9 @@ const content = (missing: string) => z.pipe(z.pipe(z.string({ error: missing }),
 /** The sources as typed, one per line (~/lib/sources); optional. */
 const sources = z.pipe(z.pipe(z._default(z.string(), ""), z.transform(typedText)), z.string().check(problemOf(sourcesProblem)));
 
+/** The period the article treats (~/lib/periods); optional. */
+const period = z.pipe(z._default(z.string(), ""), z.string().check(problemOf(periodProblem)));
+
 const tagRules = problemOf((list: string[]) => tagsProblem(list, isTag));
 
 const tags = z.array(z.string(), { error: MESSAGES.createFieldsMissing }).check(
@@ -96,8 +100,9 @@ export const newPostSchema = z.object({
   tags,
   image: z.enum(["new", "pending"], { error: MESSAGES.createFieldsMissing }),
   sources,
+  period,
 });
-export const NEW_POST_FIELDS = ["title", "content", "image", "tags", "sources"] as const;
+export const NEW_POST_FIELDS = ["title", "period", "content", "image", "tags", "sources"] as const;
 
 /** What the editor says they changed: optional, one line, trimmed. */
 const summary = z.pipe(
@@ -113,9 +118,10 @@ export const editPostSchema = z.object({
   title: title(POST_MESSAGES.emptyEdit),
   content: content(POST_MESSAGES.emptyEdit),
   sources,
+  period,
   summary,
 });
-export const EDIT_POST_FIELDS = ["title", "content", "sources", "summary"] as const;
+export const EDIT_POST_FIELDS = ["title", "period", "content", "sources", "summary"] as const;
 
 /**
  * A draft (~/lib/drafts): only its title is required; every other field may
@@ -127,9 +133,10 @@ export const draftSchema = z.object({
   content: z.pipe(z.pipe(z._default(z.string(), ""), z.transform(typedText)), z.string().check(...contentRules())),
   tags: z.array(z.string()).check(tagRules),
   sources,
+  period,
   summary,
 });
-export const DRAFT_FIELDS = ["title", "content", "tags", "sources", "summary"] as const;
+export const DRAFT_FIELDS = ["title", "period", "content", "tags", "sources", "summary"] as const;
 
 const email = identity;
 

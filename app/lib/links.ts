@@ -1,23 +1,26 @@
+import { periodFilterParams, readPeriodFilter, type PeriodFilter } from "./periods";
 import { PAGE_SIZE, parseListLimit } from "./rules";
 import { SEARCH_MAX_LENGTH } from "./search";
 import { isTag } from "./tags";
 
-/** What a list shows: a tag, how many cards, and a search ("" for none). */
-export type ListState = { tag: string | null; limit: number; q?: string };
+/** What a list shows: a tag, how many cards, a search ("" for none), and a period (~/lib/periods; null for none). */
+export type ListState = { tag: string | null; limit: number; q?: string; period?: PeriodFilter | null };
 
 /** The list state a URL asks for; a tag that is not one of the 30 is dropped and reported. */
 export function readListState(searchParams: URLSearchParams): Required<ListState> & { unknownTag: string | null } {
   const raw = searchParams.get("tag");
   const tag = isTag(raw) ? raw : null;
   const q = (searchParams.get("q") ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
-  return { tag, limit: parseListLimit(searchParams.get("limit")), q, unknownTag: raw && !tag ? raw : null };
+  const period = readPeriodFilter(searchParams);
+  return { tag, limit: parseListLimit(searchParams.get("limit")), q, period, unknownTag: raw && !tag ? raw : null };
 }
 
-/** The query string of a list state, leaving out defaults: "", "?tag=…", "?q=…&tag=…&limit=18". */
-export function listSearch({ tag, limit, q }: ListState): string {
+/** The query string of a list state, leaving out defaults: "", "?tag=…", "?q=…&tag=…&century=9&limit=18". */
+export function listSearch({ tag, limit, q, period = null }: ListState): string {
   const params = new URLSearchParams();
   if (q) params.set("q", q);
   if (tag) params.set("tag", tag);
+  for (const [name, value] of periodFilterParams(period)) params.set(name, value);
   if (limit > PAGE_SIZE) params.set("limit", String(limit));
   const search = params.toString();
   return search ? `?${search}` : "";

@@ -100,6 +100,9 @@ export const LOG_ACTIONS = {
   restoreHidden: "Znova zverejnenie skrytého článku",
   decideAppeal: "Rozhodnutie o námietke",
   deleteAccount: "Zrušenie vlastného účtu",
+  createConflict: "Pridanie aktuálneho konfliktu",
+  editConflict: "Úprava aktuálneho konfliktu",
+  deleteConflict: "Odstránenie aktuálneho konfliktu",
 } as const;
 export type LogAction = keyof typeof LOG_ACTIONS;
 

@@ -37,7 +37,7 @@ export function historyPage(raw: string | null, pages: number): number | null {
 export type RevisionInfo = { id: string; number: number; editorName: string; createdAt: number; summary: string };
 
 /** A revision whole: what readers saw while it was the current one. */
-export type RevisionContent = RevisionInfo & { title: string; content: string; sources: Source[]; tags: string[]; image: string };
+export type RevisionContent = RevisionInfo & { title: string; content: string; sources: Source[]; tags: string[]; image: string; period: string };
 
 /**
  * A revision's id in an address: the site writes 12 URL-safe characters

@@ -145,6 +145,11 @@ export function typedText(submitted: string): string {
   return submitted.replace(/\r\n?/g, "\n");
 }
 
+/** A form's text fields as typed (typedText each; a missing field is ""). */
+export function typedFields<N extends string>(form: FormData, names: readonly N[]): Record<N, string> {
+  return Object.fromEntries(names.map((name) => [name, typedText(String(form.get(name) ?? ""))])) as Record<N, string>;
+}
+
 /** Longest article body we accept, in characters of what the author typed. */
 export const CONTENT_MAX_LENGTH = 30_000;
 /** Most HTML start tags one body may contain, and how deep they may nest: bounds the work of sanitising it. */

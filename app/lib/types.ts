@@ -4,4 +4,5 @@
 export type SignedInUser = { id: string; displayName: string; isAdmin: boolean };
 
 /** An article as its card in the list shows it. */
-export type PostCard = { id: string; title: string; excerpt: string; image: string; imageWidth: number; imageHeight: number };
+/** `period`: when its events happened, as its author typed it (~/lib/periods); empty when not said. */
+export type PostCard = { id: string; title: string; excerpt: string; image: string; imageWidth: number; imageHeight: number; period: string };

@@ -7,7 +7,7 @@ import { markImageLoose } from "./loose-images.server";
 export type Draft = typeof drafts.$inferSelect;
 
 /** A draft's fields as typed; `image` is its image when the save brings one (else the draft keeps its own). */
-export type DraftFields = { title: string; content: string; sources: string; tags: string[]; summary: string };
+export type DraftFields = { title: string; content: string; sources: string; period: string; tags: string[]; summary: string };
 export type DraftImage = { key: string; width: number; height: number };
 
 const draftById = db.select().from(drafts).where(eq(drafts.id, sql.placeholder("id"))).prepare();

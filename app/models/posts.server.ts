@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
+import { periodColumns } from "~/lib/periods";
 import type { Source } from "~/lib/sources";
 import type { PostCard } from "~/lib/types";
 import { countRows, db } from "~/db/connection.server";
@@ -15,6 +16,7 @@ const cardColumns = {
   image: posts.image,
   imageWidth: posts.imageWidth,
   imageHeight: posts.imageHeight,
+  period: posts.period,
 };
 
 
@@ -46,6 +48,8 @@ export const readerQueries = {
       createdAt: posts.createdAt,
       updatedAt: posts.updatedAt,
       hiddenAt: posts.hiddenAt,
+      period: posts.period,
+      periodStart: posts.periodStart,
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
@@ -116,6 +120,8 @@ export type NewPost = {
   tags: string[];
   /** None when left out. */
   sources?: Source[];
+  /** The period as typed, checked (~/lib/periods); none when left out. */
+  period?: string;
   createdAt?: number;
 };
 
@@ -137,6 +143,7 @@ export function insertPost(post: NewPost): string {
         authorId: post.authorId,
         createdAt,
         updatedAt: createdAt,
+        ...periodColumns(post.period ?? ""),
       })
       .run();
     for (const tag of post.tags) tx.insert(postTags).values({ postId: id, tag, createdAt }).run();
@@ -159,12 +166,13 @@ export function insertPostFromPending(post: NewPost): string | undefined {
 /** Save an article's new text as its next revision, by `edit.editorId`, in one transaction (`edit.at`: when, now unless said; the demo's history is earlier). */
 export function updatePost(
   id: string,
-  change: { title: string; content: string; sources: Source[]; excerpt: string },
+  change: { title: string; content: string; sources: Source[]; excerpt: string; period?: string },
   edit: { editorId: string; summary: string; at?: number },
 ): void {
   db.transaction((tx) => {
     tx.update(posts)
-      .set({ ...change, updatedAt: edit.at ?? Date.now() })
+      // A change without a period keeps the article's.
+      .set({ ...change, ...(change.period !== undefined && periodColumns(change.period)), updatedAt: edit.at ?? Date.now() })
       .where(eq(posts.id, id))
       .run();
     const { title, body } = searchTextOf({ ...change, tags: [] });

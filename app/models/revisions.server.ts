@@ -13,12 +13,12 @@ import { sqlite } from "~/db/connection.server";
 export const revisionQueries = {
   // The article as it is now (its tags in the author's order), numbered after its last revision.
   insert: `
-  INSERT INTO revisions (id, post_id, number, title, content, sources, tags, image, editor_id, editor_name, created_at, summary, size)
+  INSERT INTO revisions (id, post_id, number, title, content, sources, tags, image, editor_id, editor_name, created_at, summary, size, period)
   SELECT :id, p.id,
     (SELECT coalesce(max(r.number), 0) + 1 FROM revisions r WHERE r.post_id = p.id),
     p.title, p.content, p.sources,
     (SELECT json_group_array(t.tag ORDER BY t.rowid) FROM post_tags t WHERE t.post_id = p.id),
-    p.image, u.id, u.display_name, p.updated_at, :summary, length(p.title) + length(p.content)
+    p.image, u.id, u.display_name, p.updated_at, :summary, length(p.title) + length(p.content), p.period
   FROM posts p JOIN users u ON u.id = :editorId
   WHERE p.id = :postId`,
   // Newest first by revisions_post_number_idx; one row more than shown, the revision before the page's last, for its change.
@@ -31,7 +31,7 @@ export const revisionQueries = {
   // One revision by its key, only if it is this article's: another article's revision is not found.
   one: `
   SELECT r.id, r.number, coalesce(u.display_name, r.editor_name) AS editorName, r.created_at AS createdAt, r.summary,
-    r.title, r.content, r.sources, r.tags, r.image
+    r.title, r.content, r.sources, r.tags, r.image, r.period
   FROM revisions r LEFT JOIN users u ON u.id = r.editor_id
   WHERE r.id = :id AND r.post_id = :postId`,
 };

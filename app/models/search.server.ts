@@ -8,9 +8,16 @@ import { sqlite } from "~/db/connection.server";
 const newestMatches = sqlite
   .prepare<{ match: string; limit: number }, number>("SELECT rowid FROM post_search WHERE post_search MATCH :match ORDER BY rowid DESC LIMIT :limit")
   .pluck();
+// The same among the articles whose period starts in a range (~/lib/periods): each match is one primary-key lookup more.
+const newestMatchesInPeriod = sqlite
+  .prepare<{ match: string; limit: number; first: number; last: number }, number>(
+    `SELECT s.rowid FROM post_search s JOIN post_texts t ON t.id = s.rowid JOIN posts p ON p.id = t.post_id
+     WHERE post_search MATCH :match AND p.period_start BETWEEN :first AND :last ORDER BY s.rowid DESC LIMIT :limit`,
+  )
+  .pluck();
 // Only the beginning of each text: the excerpt is looked for there, and a hit costs no more however long its article.
 const cardsOfTexts = sqlite.prepare<{ ids: string; length: number }, PostCard & { textId: number; body: string }>(
-  `SELECT t.id AS textId, substr(t.body, 1, :length) AS body, p.id, p.title, p.excerpt, p.image, p.image_width AS imageWidth, p.image_height AS imageHeight
+  `SELECT t.id AS textId, substr(t.body, 1, :length) AS body, p.id, p.title, p.excerpt, p.image, p.image_width AS imageWidth, p.image_height AS imageHeight, p.period
    FROM post_texts t JOIN posts p ON p.id = t.post_id
    WHERE t.id IN (SELECT value FROM json_each(:ids)) AND p.hidden_at IS NULL`,
 );
@@ -23,9 +30,10 @@ export type SearchHit = PostCard & { body: string };
  * the text. Each query stops at `limit` rows, so a word most articles have
  * costs no more than a rare one.
  */
-export function searchPosts({ inTitle, inTextOnly, limit }: SearchQueries & { limit: number }): SearchHit[] {
-  const ids = newestMatches.all({ match: inTitle, limit });
-  if (ids.length < limit) ids.push(...newestMatches.all({ match: inTextOnly, limit: limit - ids.length }));
+export function searchPosts({ inTitle, inTextOnly, limit, period = null }: SearchQueries & { limit: number; period?: { first: number; last: number } | null }): SearchHit[] {
+  const matches = (match: string, limit: number) => (period ? newestMatchesInPeriod.all({ match, limit, ...period }) : newestMatches.all({ match, limit }));
+  const ids = matches(inTitle, limit);
+  if (ids.length < limit) ids.push(...matches(inTextOnly, limit - ids.length));
   const hits = new Map(cardsOfTexts.all({ ids: JSON.stringify(ids), length: EXCERPT_SEARCH_LENGTH }).map(({ textId, ...hit }) => [textId, hit]));
   return ids.flatMap((id) => hits.get(id) ?? []);
 }

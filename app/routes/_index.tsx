@@ -1,6 +1,12 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { pageTitle, SITE_DESCRIPTION, TAGLINE } from "~/lib/site";
+import { onThisDay } from "~/services/timeline.server";
+
+/** "Na dnešný deň": articles whose precise date falls on today (Europe/Bratislava); the page cache keys this page by the day. */
+export async function loader() {
+  return { today: onThisDay().map(({ id, title, period }) => ({ id, title, period })) };
+}
 
 // The banner is a CSS background: preload the size this screen will use, so it is not found late.
 export const links: LinksFunction = () => [
@@ -22,6 +28,7 @@ export const meta: MetaFunction = () => [
 ];
 
 export default function Landing() {
+  const { today } = useLoaderData<typeof loader>();
   return (
     <main id="obsah" className="landing">
       <section className="banner">
@@ -38,6 +45,21 @@ export default function Landing() {
         {/* Shown only above 850 px, as a CSS background, so phones never download it. */}
         <div className="banner-side" role="img" aria-label="Stará mapa a stĺp antického chrámu" />
       </section>
+      {today.length > 0 && (
+        <section className="on-this-day" aria-labelledby="on-this-day">
+          <h2 id="on-this-day">Na dnešný deň</h2>
+          <ul>
+            {today.map((post) => (
+              <li key={post.id}>
+                <span className="timeline-period">{post.period}:</span> <Link to={`/posts/${post.id}`}>{post.title}</Link>
+              </li>
+            ))}
+          </ul>
+          <p>
+            <Link to="/timeline">Celá časová os →</Link>
+          </p>
+        </section>
+      )}
     </main>
   );
 }

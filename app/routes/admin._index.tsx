@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AdminNav, AccountStatus, MailStatus } from "~/components/Admin";
+import { ConflictsEditor } from "~/components/ConflictsEditor";
 import { AppealQueue, ReportQueue } from "~/components/ReportQueue";
 import { FormError, Notice } from "~/components/Messages";
 import { Pager } from "~/components/Pager";
@@ -16,6 +17,7 @@ import { readForm } from "~/services/forms.server";
 import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
 import { mailOutboxStatus } from "~/services/mail-outbox.server";
 import { decideAppeal } from "~/services/appeals.server";
+import { conflictsForAdmin } from "~/services/conflicts.server";
 import { retryAfter } from "~/services/concurrency.server";
 import { decideReports, reportQueue } from "~/services/moderation-decisions.server";
 import { requireAdmin } from "~/services/session.server";
@@ -27,7 +29,11 @@ const APPEALS_SHOWN = 50;
 const QUERY_MAX_LENGTH = 100;
 
 /** What /admin?done=… says after a decision (the redirect that follows a form). */
-const DONE = { decided: "Rozhodnutie je zapísané; nahlasovatelia a autor dostanú e-mail.", appeal: "Rozhodnutie o námietke je zapísané; autor dostane e-mail." } as const;
+const DONE = {
+  decided: "Rozhodnutie je zapísané; nahlasovatelia a autor dostanú e-mail.",
+  appeal: "Rozhodnutie o námietke je zapísané; autor dostane e-mail.",
+  conflict: "Aktuálne konflikty sú uložené.",
+} as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
@@ -42,6 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     reports: reportQueue(admin, REPORTS_SHOWN),
     appeals: listOpenAppeals(APPEALS_SHOWN),
     mail: mailOutboxStatus(),
+    conflicts: conflictsForAdmin(),
     notice: done && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null,
   };
 }
@@ -68,7 +75,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Admin() {
-  const { query, accounts, reports, appeals, notice, mail } = useLoaderData<typeof loader>();
+  const { query, accounts, reports, appeals, notice, mail, conflicts } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const location = useLocation();
   const hrefOf = (page: number) => `/admin?${new URLSearchParams({ ...(query && { q: query }), page: String(page) })}`;
@@ -151,6 +158,11 @@ export default function Admin() {
           </table>
         )}
         <Pager page={accounts.page} pages={accounts.pages} hrefOf={hrefOf} label="Stránky účtov" />
+      </section>
+
+      <section aria-labelledby="konflikty">
+        <h2 id="konflikty">Aktuálne konflikty ({conflicts.length})</h2>
+        <ConflictsEditor entries={conflicts} refused={null} />
       </section>
 
       <MailStatus {...mail} />

@@ -28,10 +28,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { draft, own } = await openDraft(request, params.draftId);
   const done = new URL(request.url).searchParams.get("done");
   const post = draft.postId ? getPost(draft.postId) : undefined;
-  const { title, content, sources, tags, summary } = draft;
+  const { title, content, sources, period, tags, summary } = draft;
   return {
     draft: { id: draft.id, postId: draft.postId, postTitle: post?.title ?? null, updatedAt: draft.updatedAt, own },
-    values: { title, content, sources, tags, summary, pendingImage: draft.imageKey ?? "" },
+    values: { title, content, sources, period, tags, summary, pendingImage: draft.imageKey ?? "" },
     notice: done && Object.hasOwn(DRAFT_DONE, done) ? DRAFT_DONE[done as keyof typeof DRAFT_DONE] : null,
   };
 }

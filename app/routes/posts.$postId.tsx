@@ -23,6 +23,9 @@ import { ArticleBody } from "~/components/ArticleBody";
 import { ArticlePreview } from "~/components/ArticlePreview";
 import { ArticleVisibility, HiddenNotice } from "~/components/ArticleVisibility";
 import { FormError } from "~/components/Messages";
+import { PeriodField } from "~/components/PeriodField";
+import { PeriodNeighbours } from "~/components/PeriodNeighbours";
+import { PostPeriod } from "~/components/PostPeriod";
 import { SourcesField } from "~/components/SourcesField";
 import { ResponsiveImage } from "~/components/ResponsiveImage";
 import { formatDate, isoTime } from "~/lib/dates";
@@ -31,9 +34,10 @@ import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { DECISION_REASON_MAX_LENGTH } from "~/lib/moderation";
 import { editCount, type EditConflict as EditConflictData } from "~/lib/revisions";
-import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedText } from "~/lib/rules";
+import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedFields, typedText } from "~/lib/rules";
 import { passageReportHref } from "~/lib/passages";
 import { pageTitle } from "~/lib/site";
+import { isoPeriod, storedPeriod } from "~/lib/periods";
 import { sourcesToTyped } from "~/lib/sources";
 import { countRevisions } from "~/models/revisions.server";
 import { errorSummary } from "~/lib/errors";
@@ -45,6 +49,7 @@ import { readForm } from "~/services/forms.server";
 import { changeVisibility, HIDDEN_PAGE_HEADERS, isVisibilityIntent } from "~/services/hidden-articles.server";
 import { deletePostAsModerator } from "~/services/moderation-decisions.server";
 import { passageFlagsFor } from "~/services/reports.server";
+import { articleNeighbours } from "~/services/timeline.server";
 import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -54,13 +59,14 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const post = readablePost(params.postId ?? "", user);
   if (!post) throw data(null, { status: 404 });
   const { searchParams } = new URL(request.url);
-  const { tag, limit, q } = readListState(searchParams);
+  const { tag, limit, q, period } = readListState(searchParams);
   // Hidden: only its author and admins get here (readablePost); nothing may keep or index their page.
   const hidden = post.hiddenAt !== null ? { own: user?.id === post.authorId } : null;
   // The open "Zdroj?" flags of its passages, on the edit form of whoever may edit it.
   const flags = searchParams.has("edit") ? passageFlagsFor(user, post) : [];
   // Revision 1 is the article as published: the edits are the revisions after it.
-  const page = { post, list: { tag, limit, q }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, hidden, flags };
+  const neighbours = articleNeighbours(post);
+  const page = { post, list: { tag, limit, q, period }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, hidden, flags, neighbours };
   return hidden ? data(page, { headers: HIDDEN_PAGE_HEADERS }) : page;
 }
 
@@ -120,7 +126,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 /** What a refused edit shows again, with the revision its form was opened at (a stale one's answer is based on the current). */
-type EditedValues = { title: string; content: string; sources: string; summary: string; baseRevision: string };
+type EditedValues = { title: string; content: string; sources: string; period: string; summary: string; baseRevision: string };
 
 const NOTHING_TO_SHOW = {
   error: null,
@@ -136,8 +142,7 @@ const NOTHING_TO_SHOW = {
 };
 
 function editedValues(form: FormData): EditedValues {
-  const field = (name: string) => typedText(String(form.get(name) ?? ""));
-  return { title: field("title"), content: field("content"), sources: field("sources"), summary: field("summary"), baseRevision: field("baseRevision") };
+  return typedFields(form, ["title", "content", "sources", "period", "summary", "baseRevision"]);
 }
 
 function refused({ status, error, invalid, conflict }: PostRefusal, values: EditedValues | null = null) {
@@ -165,7 +170,7 @@ function modeHrefs(pathname: string, search: string) {
 }
 
 function PostView({ editing: editRequested }: { editing: boolean }) {
-  const { post, list, edits, hidden, flags } = useLoaderData<typeof loader>();
+  const { post, list, edits, hidden, flags, neighbours } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
   const { pathname, search } = useLocation();
@@ -278,6 +283,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               required
               aria-invalid={invalid.has("title") || undefined}
             />
+            <PeriodField defaultValue={typed?.period ?? post.period} invalid={invalid.has("period")} errorId="edit-error" />
             <PassageFlags postId={post.id} flags={flags} />
             <label htmlFor="edit-content">Text článku</label>
             <textarea
@@ -298,6 +304,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
         ) : (
           <>
             <h1 id="post-title">{post.title}</h1>
+            <PostPeriod period={post.period} className="post-period" />
             <p className="post-meta">
               {post.authorName} ·{" "}
               <time dateTime={isoTime(post.createdAt)}>{formatDate(post.createdAt)}</time>
@@ -311,6 +318,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
             )}
             {/* A signed-in reader who may not edit it may ask for a source of a passage, as they may report it. */}
             <ArticleBody content={post.content} sources={post.sources} tags={post.tags} flagHref={user && !allowed ? (n) => passageReportHref(post.id, n) : undefined} />
+            {neighbours && <PeriodNeighbours {...neighbours} list={list} />}
             {/* Keyed by the state, so that the other form starts empty once it has changed. */}
             {user?.isAdmin && <ArticleVisibility key={String(hidden !== null)} hidden={hidden !== null} refused={result?.visibility ?? null} />}
           </>
@@ -445,7 +453,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
-/** The article for search engines (schema.org Article), its sources as `citation`. */
+/** The article for search engines (schema.org Article), its sources as `citation`, its period as `temporalCoverage` (ISO 8601). */
 function articleJsonLd({ post, publicUrl }: { post: ReturnType<typeof useLoaderData<typeof loader>>["post"]; publicUrl: string }) {
   return {
     "@context": "https://schema.org",
@@ -458,8 +466,14 @@ function articleJsonLd({ post, publicUrl }: { post: ReturnType<typeof useLoaderD
     author: { "@type": "Person", name: post.authorName },
     inLanguage: "sk",
     mainEntityOfPage: `${publicUrl}/posts/${post.id}`,
+    ...(post.period && { temporalCoverage: temporalCoverage(post.period) }),
     ...(post.sources.length > 0 && {
       citation: post.sources.map((source) => (source.url ? { "@type": "CreativeWork", name: source.text, url: source.url } : source.text)),
     }),
   };
+}
+
+function temporalCoverage(period: string): string | undefined {
+  const read = storedPeriod(period);
+  return read ? isoPeriod(read) : undefined;
 }

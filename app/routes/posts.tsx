@@ -2,32 +2,41 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation, useOutlet } from "@remix-run/react";
 import { ListLink, useFocusCardOnArrival } from "~/components/ListLink";
+import { PeriodFilter } from "~/components/PeriodFilter";
 import { PostCard } from "~/components/PostCard";
 import { SearchForm } from "~/components/SearchForm";
 import { TagFilter } from "~/components/TagFilter";
-import { listHref, readListState } from "~/lib/links";
+import { listHref, listSearch, readListState } from "~/lib/links";
+import { periodFilterKeys, periodFilterLabel, type PeriodFilter as Filter } from "~/lib/periods";
 import { PAGE_SIZE } from "~/lib/rules";
 import { excerptAround, searchQueries, searchTerms } from "~/lib/search";
 import { pageTitle, SITE_DESCRIPTION, SITE_NAME } from "~/lib/site";
 import type { PostCard as PostCardData } from "~/lib/types";
 import { listPosts } from "~/models/posts.server";
 import { searchPosts } from "~/models/search.server";
+import { centuriesWithArticles, listPeriod } from "~/services/timeline.server";
+
+/** The query parameters of the filter by time. */
+const PERIOD_PARAMS = ["century", "from", "to"];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const { tag, limit, q, unknownTag } = readListState(url.searchParams);
+  const { tag, limit, q, period, unknownTag } = readListState(url.searchParams);
   // An empty search (the form sent with nothing typed) is the plain list, at its one address.
-  if (url.searchParams.has("q") && !q) throw redirect(listHref({ tag, limit }));
+  if (url.searchParams.has("q") && !q) throw redirect(listHref({ tag, limit, period }));
+  // The period form sends its empty fields too (and a range may be unreadable): the list it means, at its one address.
+  const periodAsked = PERIOD_PARAMS.some((name) => url.searchParams.has(name));
+  if (periodAsked && url.search !== listSearch({ tag, limit, q, period }) && !unknownTag) throw redirect(listHref({ tag, limit, q, period }));
   const terms = searchTerms(q);
   let result: { posts: PostCardData[]; next: string | null };
   try {
-    result = q ? findPosts(terms, tag, limit) : listPosts({ tag, limit });
+    result = q ? findPosts(terms, tag, limit, period) : period ? listPeriod(period, tag, limit) : listPosts({ tag, limit });
   } catch (error) {
     // A reader sees an empty list; the cause goes to the server log.
     console.error("Could not load the article list", error);
     result = { posts: [], next: null };
   }
-  return { ...result, tag, limit, q, terms, unknownTag };
+  return { ...result, tag, limit, q, period, terms, unknownTag, centuries: centuriesWithArticles() };
 }
 
 /**
@@ -35,26 +44,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * first match. One hit more than shown is the first of the next page, as in
  * listPosts.
  */
-function findPosts(terms: string[], tag: string | null, limit: number) {
+function findPosts(terms: string[], tag: string | null, limit: number, period: Filter | null) {
   // Input with no letters or digits finds nothing (and asks the index nothing).
   if (terms.length === 0) return { posts: [], next: null };
-  const posts = searchPosts({ ...searchQueries(terms, tag), limit: limit + 1 });
+  const posts = searchPosts({ ...searchQueries(terms, tag), limit: limit + 1, period: period && periodFilterKeys(period) });
   const cards = posts.slice(0, limit).map(({ body, ...card }) => ({ ...card, excerpt: excerptAround(body, terms) }));
   return { posts: cards, next: posts[limit]?.id ?? null };
 }
 
 export default function PostsRoute() {
-  const { posts, next, tag, limit, q, terms, unknownTag } = useLoaderData<typeof loader>();
+  const { posts, next, tag, limit, q, period, terms, unknownTag, centuries } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const overlay = useOutlet();
   const focusCardOnArrival = useFocusCardOnArrival(posts);
-  const list = { tag, limit, q };
+  const list = { tag, limit, q, period };
   // "Loading..." while the next cards (in place of the button) or another list (at the top) are on their way.
   const pending =
     navigation.state === "loading" && navigation.location.pathname === "/posts"
       ? readListState(new URLSearchParams(navigation.location.search))
       : null;
-  const loadingMore = pending !== null && pending.tag === tag && pending.q === q && pending.limit > limit;
+  const loadingMore = pending !== null && pending.tag === tag && pending.q === q && listSearch({ ...pending, limit }) === listSearch(list) && pending.limit > limit;
   const loadingOther = pending !== null && !loadingMore && pending.tag !== tag;
 
   return (
@@ -68,10 +77,14 @@ export default function PostsRoute() {
             screen readers stay in the article. */}
         <div {...(overlay ? { inert: "", "aria-hidden": true } : {})}>
           <div className="posts-head">
-            <h1>{q ? "Hľadanie" : (tag ?? "Všetky články")}</h1>
-            <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} />
+            <h1>
+              {q ? "Hľadanie" : (tag ?? "Všetky články")}
+              {period && <span className="list-period">: {periodFilterLabel(period)}</span>}
+            </h1>
+            <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} period={period} />
           </div>
-          <SearchForm q={q} tag={tag} />
+          <SearchForm q={q} tag={tag} period={period} />
+          <PeriodFilter key={listSearch(list)} period={period} centuries={centuries} tag={tag} q={q} />
           {unknownTag && (
             <p className="note" role="status">
               Tag „{unknownTag}“ nepoznáme, preto zobrazujeme všetky články.
@@ -90,7 +103,11 @@ export default function PostsRoute() {
               ))}
             </ul>
           ) : (
-            !q && <p className="empty">{tag ? "S týmto tagom zatiaľ nie je žiadny článok." : "Zatiaľ tu nie sú žiadne články."}</p>
+            !q && (
+              <p className="empty">
+                {period ? "V tomto období zatiaľ nie je žiadny článok." : tag ? "S týmto tagom zatiaľ nie je žiadny článok." : "Zatiaľ tu nie sú žiadne články."}
+              </p>
+            )
           )}
           {next &&
             (loadingMore ? (
@@ -99,7 +116,7 @@ export default function PostsRoute() {
               </p>
             ) : (
               // Lands at the first card it brings; with JavaScript, focus moves there.
-              <ListLink className="button load-more" to={listHref({ tag, limit: limit + PAGE_SIZE, q })} at={next} onClick={() => focusCardOnArrival(next)}>
+              <ListLink className="button load-more" to={listHref({ ...list, limit: limit + PAGE_SIZE })} at={next} onClick={() => focusCardOnArrival(next)}>
                 Načítaj viac
               </ListLink>
             ))}
@@ -121,7 +138,8 @@ function SearchSummary({ q, tag, found }: { q: string; tag: string | null; found
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  const title = data?.q ? `Hľadanie: ${data.q}` : data?.tag ? `Články: ${data.tag}` : "Články";
+  const period = data?.period ? ` (${periodFilterLabel(data.period)})` : "";
+  const title = (data?.q ? `Hľadanie: ${data.q}` : data?.tag ? `Články: ${data.tag}` : "Články") + period;
   const tags: ReturnType<MetaFunction>[number][] = [{ title: pageTitle(title) }, { name: "description", content: SITE_DESCRIPTION }];
   // A tag's own feed, beside the site's.
   if (data?.tag) tags.push({ tagName: "link", rel: "alternate", type: "application/atom+xml", title: `${SITE_NAME}: ${data.tag}`, href: `/feed.xml?tag=${encodeURIComponent(data.tag)}` });

@@ -10,6 +10,7 @@ import { projectPath } from "~/config/paths.server";
 import { articleCount } from "~/lib/moderation";
 import { logModeration } from "./moderation-log.server";
 import { removePostsOf } from "./posts.server";
+import { seedConflicts } from "./conflicts.server";
 
 /**
  * A later revision of a demo article: its summary ("Čo ste zmenili?"), when
@@ -18,7 +19,17 @@ import { removePostsOf } from "./posts.server";
  */
 type DemoEdit = { summary: string; daysAgo: number; replace: [string, string][]; sources?: string[] };
 /** Revision 1 of a demo article (its text and sources as typed), and its later edits, oldest first. */
-type DemoArticle = { title: string; content: string; sources?: string[]; tags: string[]; image: string; daysAgo: number; edits?: DemoEdit[] };
+type DemoArticle = {
+  title: string;
+  content: string;
+  sources?: string[];
+  tags: string[];
+  image: string;
+  daysAgo: number;
+  /** When its events happened, as an author would type it (~/lib/periods). */
+  period?: string;
+  edits?: DemoEdit[];
+};
 
 const DAY = 24 * 60 * 60 * 1000;
 /** The demo articles' author: an account that cannot sign in (the .invalid domain receives no mail). */
@@ -40,6 +51,7 @@ export async function seedDemoContent(now = Date.now()): Promise<number> {
       image,
       authorId: author.id,
       tags,
+      period: article.period,
       createdAt: now - article.daysAgo * DAY,
     });
     // Through the same write as an author's edit, so each is a revision with its summary and time.
@@ -56,6 +68,8 @@ export async function seedDemoContent(now = Date.now()): Promise<number> {
       savedDaysAgo = edit.daysAgo;
     }
   }
+  // "Aktuálne konflikty", each leading to the demo articles of its background.
+  seedConflicts(JSON.parse(await readFile(projectPath("demo/conflicts.json"), "utf8")));
   return articles.length;
 }
 

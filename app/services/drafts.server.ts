@@ -1,6 +1,7 @@
 import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, formIntent, type ArticlePreview } from "~/lib/drafts";
 import { checkForm, DRAFT_FIELDS, draftSchema, formProblem } from "~/lib/forms";
-import { BUSY_FORM_MESSAGE, BUSY_MESSAGE, POST_MESSAGES, typedText } from "~/lib/rules";
+import { BUSY_FORM_MESSAGE, BUSY_MESSAGE, POST_MESSAGES, typedFields } from "~/lib/rules";
+import { tidyPeriod } from "~/lib/periods";
 import { sourcesFrom } from "~/lib/sources";
 import { inTransaction } from "~/db/connection.server";
 import { countDraftsOf, deleteDraft, getDraft, rebaseDraft, writeDraft, type Draft, type DraftImage } from "~/models/drafts.server";
@@ -96,8 +97,8 @@ async function formImage(
 }
 
 function valuesOf(input: DraftInput): DraftValues {
-  const { title, content, sources, tags, pendingImage, summary } = input;
-  return { title, content, sources, tags, pendingImage, summary };
+  const { title, content, sources, period, tags, pendingImage, summary } = input;
+  return { title, content, sources, period, tags, pendingImage, summary };
 }
 
 // ---------------------------------------------------------------- save
@@ -133,7 +134,7 @@ export async function saveDraft(
     return image;
   }
   const target = "target" in to ? to.target : null;
-  const fields = { title: checked.title, content: input.content, sources: input.sources, tags: input.tags, summary: checked.summary };
+  const fields = { title: checked.title, content: input.content, sources: input.sources, period: input.period, tags: input.tags, summary: checked.summary };
   const draft = access ? { id: access.draft.id, authorId: user.id } : { authorId: user.id, postId: target?.postId, baseRevision: target?.baseRevision };
   const written = writeDraft(draft, fields, image.image, DRAFTS_PER_ACCOUNT);
   if (written === "full") {
@@ -149,7 +150,7 @@ export async function saveDraft(
 /** The draft rules (~/lib/forms draftSchema): the checked title and summary, or the first broken rule. */
 function checkDraft(input: DraftInput): { ok: true; title: string; summary: string } | { ok: false; error: string; invalid: PostRefusal["invalid"] } {
   const form = new FormData();
-  for (const name of ["title", "content", "sources", "summary"] as const) form.set(name, input[name]);
+  for (const name of ["title", "content", "sources", "period", "summary"] as const) form.set(name, input[name]);
   for (const tag of input.tags) form.append("tags", tag);
   const checked = checkForm(draftSchema, form);
   if (checked.ok) return { ok: true, title: checked.value.title, summary: checked.value.summary };
@@ -195,6 +196,7 @@ export async function previewArticle(
     title: checked.title,
     content: content.html,
     sources: sourcesFrom(input.sources),
+    period: tidyPeriod(input.period),
     tags: fixed.tags ?? input.tags,
     image: image.image ? { key: image.image.key, width: image.image.width, height: image.image.height } : fixed.image,
   };
@@ -244,7 +246,7 @@ export async function publishDraft(access: DraftAccess | undefined, input: Draft
 
 async function publishEdit(permission: ChangePermission, draft: Draft, input: DraftInput, values: DraftValues): Promise<PostResult<{ postId: string }> | DraftRefusal> {
   const form = new FormData();
-  for (const name of ["title", "content", "sources", "summary"] as const) form.set(name, input[name]);
+  for (const name of ["title", "content", "sources", "period", "summary"] as const) form.set(name, input[name]);
   form.set("baseRevision", String(draft.baseRevision ?? ""));
   const saved = await savePost(permission, form);
   // Others saved since the draft's base: the answer shows the difference, and the next publish is based on what it showed (as the edit form's is).
@@ -341,15 +343,14 @@ export async function answerEditForm({ post, user }: ChangePermission, form: For
 }
 
 /** An edit form shown again as typed when the storage fails under it. */
-function keptEdit({ title, content, sources, summary, tags }: DraftInput) {
+function keptEdit({ title, content, sources, period, summary, tags }: DraftInput) {
   return (fault: StorageFault): FormAnswer => {
     const { status, error } = onForm(fault);
-    return refuse(status, error, [], { title, content, sources, summary, tags, pendingImage: "" });
+    return refuse(status, error, [], { title, content, sources, period, summary, tags, pendingImage: "" });
   };
 }
 
 /** An edit form's fields as a draft's input (it has no tags or image of its own). */
 function editInput(form: FormData): DraftInput {
-  const field = (name: string) => typedText(String(form.get(name) ?? ""));
-  return { title: field("title"), content: field("content"), sources: field("sources"), summary: field("summary"), tags: [], image: null, pendingImage: "" };
+  return { ...typedFields(form, ["title", "content", "sources", "period", "summary"]), tags: [], image: null, pendingImage: "" };
 }

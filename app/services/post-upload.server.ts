@@ -86,7 +86,7 @@ export function isMultipartUpload(request: Request): boolean {
 }
 
 async function readPostForm(request: Request, memory: UploadMemory): Promise<PostFormRead> {
-  const read: PostFormRead = { input: { title: "", content: "", sources: "", tags: [], image: null, pendingImage: "" }, intent: "" };
+  const read: PostFormRead = { input: { title: "", content: "", sources: "", period: "", tags: [], image: null, pendingImage: "" }, intent: "" };
   const refuse = (status: number, error: string, invalid: PostField[] = []) => ({ ...read, refusal: { status, error, invalid } });
   const boundary = getMultipartBoundary(request.headers.get("content-type") ?? "");
   if (!isMultipartRequest(request) || !boundary || !request.body) return refuse(400, BODY_MESSAGES.unreadable);
@@ -126,6 +126,7 @@ function keepField(read: PostFormRead, part: MultipartPart): void {
   else if (part.name === "title") input.title = part.text;
   else if (part.name === "content") input.content = typedText(part.text);
   else if (part.name === "sources") input.sources = typedText(part.text);
+  else if (part.name === "period") input.period = typedText(part.text);
   else if (part.name === "tags") input.tags.push(part.text);
   else if (part.name === "pendingImage") input.pendingImage = part.text;
   else if (part.name === "image" && part.size > 0) input.image = part.bytes;

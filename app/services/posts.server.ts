@@ -28,10 +28,10 @@ import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from 
 
 const PENDING_LIFETIME = 24 * 60 * 60 * 1000;
 
-export type PostField = "title" | "content" | "image" | "tags" | "sources" | "summary";
+export type PostField = "title" | "period" | "content" | "image" | "tags" | "sources" | "summary";
 
 /** What the create form shows again; the image as its pending key, so it need not be picked again. */
-export type PostValues = { title: string; content: string; sources: string; tags: string[]; pendingImage: string };
+export type PostValues = { title: string; content: string; sources: string; period: string; tags: string[]; pendingImage: string };
 
 /** Refused: the status to answer, the message to show, the fields to mark (and, for the create form, what it shows again; for a stale edit, what changed since). */
 export type PostRefusal = { ok: false; status: number; error: string; invalid: PostField[]; values?: PostValues; conflict?: EditConflict };
@@ -47,6 +47,8 @@ export type PostFormInput = {
   content: string;
   /** One per line, as typed (~/lib/sources). */
   sources: string;
+  /** The period the article treats, as typed (~/lib/periods); may be empty. */
+  period: string;
   tags: string[];
   /** A newly uploaded file, as sent. */
   image: Uint8Array | null;
@@ -105,7 +107,7 @@ export async function removeStalePendingImages(now = Date.now()): Promise<void> 
 /** What a refused form shows again when reading it stopped early (the image kept only if it is this user's). */
 export function keptValues(userId: string, input: PostFormInput): PostValues {
   const pending = input.pendingImage ? getPendingImage(input.pendingImage, userId) : undefined;
-  return { title: input.title, content: input.content, sources: input.sources, tags: input.tags, pendingImage: pending?.key ?? "" };
+  return { title: input.title, content: input.content, sources: input.sources, period: input.period, tags: input.tags, pendingImage: pending?.key ?? "" };
 }
 
 // ---------------------------------------------------------------- create
@@ -116,6 +118,7 @@ function checkNewPost(input: PostFormInput, image: "new" | "pending" | null): { 
   form.set("title", input.title);
   form.set("content", input.content);
   form.set("sources", input.sources);
+  form.set("period", input.period);
   for (const tag of input.tags) form.append("tags", tag);
   if (image) form.set("image", image);
   const checked = checkForm(newPostSchema, form);
@@ -138,7 +141,7 @@ export type DraftToPublish = { image: StoredImage | null; remove: (usedImage: st
  * refused form costs little.
  */
 export async function publishPost(userId: string, input: PostFormInput, draft?: DraftToPublish): Promise<PostResult<{ id: string }>> {
-  const values = { title: input.title, content: input.content, sources: input.sources, tags: input.tags, pendingImage: "" };
+  const values = { title: input.title, content: input.content, sources: input.sources, period: input.period, tags: input.tags, pendingImage: "" };
   const refuse = (status: number, error: string, invalid: PostField[] = []) => refusal(status, error, invalid, values);
 
   const pending = !input.image && input.pendingImage ? getPendingImage(input.pendingImage, userId) : undefined;
@@ -190,7 +193,7 @@ async function publishChecked(
   else return refuse(400, MESSAGES.createFieldsMissing, ["image"]);
 
   const sources = sourcesFrom(input.sources);
-  const post = { title: input.title, content: content.html, sources, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
+  const post = { title: input.title, content: content.html, sources, period: input.period, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
   try {
     const id = inTransaction(() => {
       const id = pending ? insertPostFromPending(post) : insertPost(post);
@@ -265,8 +268,8 @@ export async function savePost(permission: ChangePermission, form: FormData): Pr
   if (!reserve(quota)) return refusal(429, POST_MESSAGES.editQuota);
   const content = await storedContent(checked.value.content, "an edited article");
   if (!content.ok) return content;
-  const { title, sources, summary } = checked.value;
-  if (writeRevision(permission, { title, content: content.html, sources: sourcesFrom(sources) }, { summary, logAs: "editArticle", base })) return { ok: true };
+  const { title, sources, period, summary } = checked.value;
+  if (writeRevision(permission, { title, content: content.html, sources: sourcesFrom(sources), period }, { summary, logAs: "editArticle", base })) return { ok: true };
   // Someone saved while the text was being sanitised: nothing was written, so nothing counts.
   release(quota);
   return await staleEdit(permission.post.id, base, form);
@@ -284,7 +287,7 @@ async function staleEdit(postId: string, base: number | null, form: FormData): P
 }
 
 /**
- * Write an article's new title, stored content and sources as its next
+ * Write an article's new title, stored content, sources and period as its next
  * revision (the search index and the page cache's stamp follow, in the posts
  * model); an admin's change of someone else's article goes into the
  * moderation log in the same transaction. The caller has checked the
@@ -293,7 +296,7 @@ async function staleEdit(postId: string, base: number | null, form: FormData): P
  */
 export function writeRevision(
   { post, user }: ChangePermission,
-  change: { title: string; content: string; sources: Source[] },
+  change: { title: string; content: string; sources: Source[]; period: string },
   edit: { summary: string; logAs: "editArticle" | "restoreArticle"; detail?: string; base?: number },
 ): boolean {
   return inTransaction(() => {

@@ -46,7 +46,7 @@ export async function compareRevisions(postId: string, fromId: string | null, to
 }
 
 /**
- * Restore an old revision's title, content and sources as the article's
+ * Restore an old revision's title, content, sources and period as the article's
  * next revision ("Obnovená verzia z …"), counted against the editor's edit
  * quota like a save. 404 for a revision that is not this article's.
  */
@@ -55,7 +55,7 @@ export function restoreRevision(permission: ChangePermission, revisionId: string
   if (!revision) return refusal(404, "");
   if (revision.number === countRevisions(permission.post.id)) return refusal(400, REVISION_MESSAGES.alreadyCurrent);
   if (!reserve(editAttempts(permission.user.id))) return refusal(429, POST_MESSAGES.editQuota);
-  const { title, content, sources } = revision;
-  writeRevision(permission, { title, content, sources }, { summary: restoredSummary(formatDateTime(revision.createdAt)), logAs: "restoreArticle", detail: `verzia ${revision.number}` });
+  const { title, content, sources, period } = revision;
+  writeRevision(permission, { title, content, sources, period }, { summary: restoredSummary(formatDateTime(revision.createdAt)), logAs: "restoreArticle", detail: `verzia ${revision.number}` });
   return { ok: true };
 }

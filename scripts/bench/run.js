@@ -17,7 +17,7 @@
 //   npm run bench -- --sizes 1000 --only visitor     # only these groups' rows (and the ceiling)
 //   npm run bench -- --sizes 1000 --only images      # or the rows whose label has this text
 //   options: --sizes 1000,100000  --duration 10  --warmup 3  --connections 50  --keep
-//            --only a,b (groups: anonymous, visitor, signed-in, search, history; or parts of labels)
+//            --only a,b (groups: anonymous, visitor, signed-in, search, history, timeline; or parts of labels)
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -154,7 +154,27 @@ function targets({ server, ceiling, cookie, data, connections }) {
     ...[...searches, ...newSearches].map((t) => onServer({ ...t, connections: SEARCH_CONNECTIONS, group: "search" })),
     ...history(data).map((t) => onServer({ ...t, connections: HISTORY_CONNECTIONS, group: "history" })),
     ...visitorPages(data).map((t) => onServer({ label: t.path, ...t, connections, group: "visitor" })),
+    ...timelinePages(data).map((t) => onServer({ label: t.path, ...t, connections: SEARCH_CONNECTIONS, group: "timeline" })),
     { label: "ceiling (replayed /posts)", url: ceiling.url, connections, group: "ceiling", pid: ceiling.pid },
+  ];
+}
+
+/**
+ * Time as a way in (issue 25): the timeline from its start and from a century (kept pages), a page
+ * after an article (rendered each time), the list filtered by a century, and by a new range of
+ * years each request (not kept: the cost of the index range and the rendering). The article
+ * page's row (/posts/:id) carries its neighbours in time.
+ */
+function timelinePages({ samplePost }) {
+  let i = 0;
+  const newRange = () => `/posts?from=${800 + ((++i * 7919) % 1190)}`;
+  return [
+    { path: "/timeline" },
+    { path: "/timeline?century=15" },
+    { path: `/timeline?after=${samplePost.periodStart}.${samplePost.id}`, label: "/timeline?after=… (a page after an article, not kept)" },
+    { path: "/posts?century=15", cards: PAGE_SIZE },
+    { path: `/posts?century=15&tag=${encodeURIComponent(COMMON_TAG)}`, label: "/posts?century=15&tag=…", cards: PAGE_SIZE },
+    { path: "/posts", label: "/posts?from=… (a new range each request)", nextPath: newRange },
   ];
 }
 

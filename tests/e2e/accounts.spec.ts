@@ -25,7 +25,7 @@ async function navEntries(page: Page, phone: boolean) {
 test("register, sign out, sign in; the header follows the state", async ({ page, jsEnabled, phone }, testInfo) => {
   const email = uniqueEmail(testInfo.project.name);
   await open(page, "/signinsignup", jsEnabled);
-  expect(await navEntries(page, phone)).toEqual(["História", "Aktuálne konflikty"]);
+  expect(await navEntries(page, phone)).toEqual(["História", "Časová os", "Aktuálne konflikty"]);
   await snapshot(page, testInfo, "signin");
   if (jsEnabled) await expectNoAxeViolations(page);
 
@@ -52,14 +52,14 @@ test("register, sign out, sign in; the header follows the state", async ({ page,
   await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page).toHaveURL(/\/$/);
-  expect(await navEntries(page, phone)).toEqual(["História", "Pridať článok", "Aktuálne konflikty", `Prihlásený ako Anna Bátoriová ${testInfo.project.name}`, "Odhlásiť sa"]);
+  expect(await navEntries(page, phone)).toEqual(["História", "Pridať článok", "Časová os", "Aktuálne konflikty", `Prihlásený ako Anna Bátoriová ${testInfo.project.name}`, "Odhlásiť sa"]);
   await snapshot(page, testInfo, "signed-in");
 
   if (phone) await page.locator(".mobile-menu > summary").click();
   await page.locator(".site-nav").getByRole("button", { name: "Odhlásiť sa" }).click();
   await expect(page.locator(".nav-signout")).toHaveCount(0);
   await expect(page).toHaveURL(/\/$/);
-  expect(await navEntries(page, phone)).toEqual(["História", "Aktuálne konflikty", "Prihlásiť sa"]);
+  expect(await navEntries(page, phone)).toEqual(["História", "Časová os", "Aktuálne konflikty", "Prihlásiť sa"]);
 
   await open(page, "/signinsignup", jsEnabled);
   await page.getByLabel("E-mail").fill(email);

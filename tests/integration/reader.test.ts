@@ -16,7 +16,7 @@ const newestWithTag = (tag: string) =>
     databasePath,
     (db) =>
       db
-        .prepare("SELECT p.id, p.title FROM posts p JOIN post_tags t ON t.post_id = p.id WHERE t.tag = ? ORDER BY p.created_at DESC, p.id")
+        .prepare("SELECT p.id, p.title FROM posts p JOIN post_tags t ON t.post_id = p.id WHERE t.tag = ? AND p.hidden_at IS NULL ORDER BY p.created_at DESC, p.id")
         .all(tag) as Row[],
   );
 const cardIds = (doc: ReturnType<typeof Object>) =>
@@ -42,7 +42,7 @@ describe("the landing page", () => {
     expect(toggle.getAttribute("aria-controls")).toBe("site-nav");
     expect(header.querySelectorAll("nav")).toHaveLength(1);
     expect(header.querySelector("nav#site-nav")?.getAttribute("aria-label")).toBe("Hlavná navigácia");
-    expect(header.querySelectorAll(".nav-entries a").map((a) => a.getAttribute("href"))).toEqual(["/posts", "/conflicts", "/signinsignup"]);
+    expect(header.querySelectorAll(".nav-entries a").map((a) => a.getAttribute("href"))).toEqual(["/posts", "/timeline", "/conflicts", "/signinsignup"]);
     // The profiles the owner configured (tests/support/accounts-env.ts), no others, each named in words.
     expect(header.querySelectorAll(".social-links a").map((a) => [a.getAttribute("href"), a.text])).toEqual([
       ["https://www.facebook.com/dejiny.test", "Dejiny na sieti Facebook"],

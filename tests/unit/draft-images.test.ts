@@ -15,7 +15,7 @@ describe("a draft's image and the clean-up of day-old pending uploads", () => {
     const key = `draft${Date.now()}`.padEnd(16, "x").slice(0, 16);
     // Sent ahead by JavaScript an hour ago, then saved with the draft.
     insertPendingImage({ key, userId: author.id, width: 640, height: 400, createdAt: Date.now() - 60 * 60 * 1000 });
-    const input = { title: "Koncept", content: "", sources: "", tags: [], summary: "", image: null, pendingImage: key };
+    const input = { title: "Koncept", content: "", sources: "", period: "", tags: [], summary: "", image: null, pendingImage: key };
     const saved = await saveDraft(user, input, { target: null });
     if (!saved.ok) throw new Error(saved.error);
     const { id } = saved;

@@ -33,7 +33,7 @@ describe("the create form's schema", () => {
   it("accepts a whole form, trimming the title and writing new lines as \\n", () => {
     expect(checkForm(newPostSchema, form({ ...good, title: "  Veľká Morava ", content: "a\r\nb" }))).toEqual({
       ok: true,
-      value: { title: "Veľká Morava", content: "a\nb", tags: ["Stredovek"], image: "new", sources: "" },
+      value: { title: "Veľká Morava", content: "a\nb", tags: ["Stredovek"], image: "new", sources: "", period: "" },
     });
   });
 

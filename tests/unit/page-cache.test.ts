@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gunzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createHash } from "node:crypto";
 import { createPageCache, inlineScriptHashes, NONCE_PLACEHOLDER, PageStore } from "../../server/page-cache";
 
@@ -53,24 +53,31 @@ describe("page cache", () => {
   });
 });
 
-describe("searches in the page cache", () => {
-  // The cache in front of a stand-in app that counts its renderings of each address.
+/** The cache in front of a stand-in app that counts its renderings of each address (`duringRender` runs in each); `serve` tells whether the cache answered. */
+function standInCache(duringRender: () => void = () => {}) {
   const renders = new Map<string, number>();
   const cache = createPageCache({
     pages: { dataStamp: () => 0, articleState: () => "shown" as const, readerOf: async () => "visitor" },
     render: async (request) => {
       const { pathname, search } = new URL(request.url);
       renders.set(`${pathname}${search}`, (renders.get(`${pathname}${search}`) ?? 0) + 1);
+      duringRender();
       return new Response(html(20), { headers: { "content-type": "text/html; charset=utf-8" } });
     },
     matchRoute: () => undefined,
     publicUrl: "http://dejiny.test",
   });
-  async function get(url: string) {
+  async function serve(url: string): Promise<boolean> {
     const request = { url, method: "GET", headers: {}, socket: { remoteAddress: "127.0.0.1" } } as unknown as IncomingMessage;
     const response = { statusCode: 0, setHeader: () => undefined, end: () => undefined } as unknown as ServerResponse;
-    expect(await cache.serve(request, response)).toBe(true);
+    return cache.serve(request, response);
   }
+  return { renders, serve };
+}
+
+describe("searches in the page cache", () => {
+  const { renders, serve } = standInCache();
+  const get = async (url: string) => expect(await serve(url)).toBe(true);
 
   it("keeps a search's page like the list's, and a stream of new searches never pushes out the site's pages", async () => {
     await get("/posts");
@@ -92,5 +99,55 @@ describe("searches in the page cache", () => {
     const spellings = ["/posts?tag=Morava&limit=18", "/posts?tag=Morav%61&limit=18", "/posts?tag=%4Dorava&limit=1%38"];
     for (const url of spellings) await get(url);
     expect(spellings.map((url) => renders.get(url) ?? 0)).toEqual([1, 0, 0]);
+  });
+});
+
+describe("pages that follow time in the page cache", () => {
+  let duringRender = () => {};
+  const { renders, serve: get } = standInCache(() => duringRender());
+  afterEach(() => {
+    vi.useRealTimers();
+    duringRender = () => {};
+  });
+
+  it("keeps the landing page ('Na dnešný deň') for its day in Bratislava: a new day renders it again", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    // 23:30 in Bratislava (UTC+1 in November).
+    vi.setSystemTime(new Date("2026-11-27T22:30:00Z"));
+    await get("/");
+    await get("/");
+    expect(renders.get("/")).toBe(1);
+    vi.setSystemTime(new Date("2026-11-27T23:00:00Z"));
+    await get("/");
+    expect(renders.get("/")).toBe(2);
+    await get("/");
+    expect(renders.get("/")).toBe(2);
+  });
+
+  it("does not keep a landing page whose rendering spanned midnight", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-12-01T22:59:59.990Z"));
+    duringRender = () => vi.setSystemTime(new Date("2026-12-01T23:00:00.010Z"));
+    await get("/");
+    duringRender = () => {};
+    await get("/");
+    expect(renders.get("/")).toBe(4);
+    await get("/");
+    expect(renders.get("/")).toBe(4);
+  });
+
+  it("keeps the timeline from its start and from a century, not a page after an article or a junk address", async () => {
+    for (let i = 0; i < 2; i++) for (const url of ["/timeline", "/timeline?century=-1", "/timeline?century=9"]) expect(await get(url)).toBe(true);
+    expect(["/timeline", "/timeline?century=-1", "/timeline?century=9"].map((url) => renders.get(url))).toEqual([1, 1, 1]);
+    for (const url of ["/timeline?after=15260829.abc", "/timeline?century=09", "/timeline?century=0", "/timeline?x=1"]) expect(await get(url)).toBe(false);
+  });
+
+  it("keeps a list filtered by time with the searches, under its one spelling", async () => {
+    await get("/posts?century=9");
+    await get("/posts?century=9");
+    await get("/posts?from=-500&to=476");
+    expect([renders.get("/posts?century=9"), renders.get("/posts?from=-500&to=476")]).toEqual([1, 1]);
+    expect(await get("/posts?to=476&from=-500")).toBe(false);
+    expect(await get("/posts?century=abc")).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ describe("a publish that races the clean-up of pending images", () => {
     const key = `race${Date.now()}`.padEnd(16, "x").slice(0, 16);
     // A day-old image sent ahead, not used yet.
     insertPendingImage({ key, userId: author.id, width: 640, height: 400, createdAt: Date.now() - 25 * 60 * 60 * 1000 });
-    const input = { title: "Nadpis", content: "Text článku", sources: "", tags: ["Ostatné"], image: null, pendingImage: key };
+    const input = { title: "Nadpis", content: "Text článku", sources: "", period: "", tags: ["Ostatné"], image: null, pendingImage: key };
 
     // The publish reads the pending row, then waits for the sanitiser; the hourly clean-up runs meanwhile.
     const publishing = publishPost(author.id, input);
@@ -22,7 +22,7 @@ describe("a publish that races the clean-up of pending images", () => {
       status: 400,
       error: POST_MESSAGES.pendingImageGone,
       invalid: ["image"],
-      values: { title: "Nadpis", content: "Text článku", sources: "", tags: ["Ostatné"], pendingImage: "" },
+      values: { title: "Nadpis", content: "Text článku", sources: "", period: "", tags: ["Ostatné"], pendingImage: "" },
     });
   });
 });

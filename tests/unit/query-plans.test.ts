@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { authorQueries, imageQueries, readerQueries } from "~/models/posts.server";
 import { revisionQueries } from "~/models/revisions.server";
 import { draftQueries } from "~/models/drafts.server";
+import { timelineQueries } from "~/models/timeline.server";
 import { sqlite } from "~/db/connection.server";
 
 /** SQLite's plan for a query, one line per step. */
@@ -87,5 +88,29 @@ describe("an article's history uses indexes that match it", () => {
     const steps = explain(revisionQueries.insert, { id: "r", postId: "x", editorId: "u", summary: "" });
     expect(steps.join(" ")).toContain("revisions_post_number_idx");
     expectIndexedWithoutSort(steps.filter((step) => step !== "USE TEMP B-TREE FOR json_group_array(ORDER BY)"));
+  });
+});
+
+describe("the timeline's queries walk posts_period_idx or posts_period_day_idx in order", () => {
+  const explain = (sql: string, values: Record<string, unknown>) =>
+    (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(values) as { detail: string }[]).map((row) => row.detail);
+
+  it.each([
+    ["a page of the timeline", timelineQueries.entries, { start: 0, id: "", limit: 100 }, "posts_period_idx"],
+    ["the first article of a century", timelineQueries.firstFrom, { start: 0 }, "posts_period_idx"],
+    ["a century's cards", timelineQueries.cardsBetween, { first: 0, last: 1_001_231, limit: 10 }, "posts_period_idx"],
+    ["a century's cards with a tag", timelineQueries.cardsBetweenWithTag, { first: 0, last: 1_001_231, tag: "Morava", limit: 10 }, "posts_period_idx"],
+    ["the article before", timelineQueries.before, { start: 0, id: "x" }, "posts_period_idx"],
+    ["the article after", timelineQueries.after, { start: 0, id: "x" }, "posts_period_idx"],
+    ["on this day", timelineQueries.onDay, { day: 829, limit: 10 }, "posts_period_day_idx"],
+  ])("%s", (_, sql, values, index) => {
+    const steps = explain(sql, values);
+    expect(steps.join(" | ")).toContain(index);
+    expectIndexedWithoutSort(steps);
+  });
+
+  it("a century's cards with a tag look the tag up by the tags' primary key", () => {
+    const steps = explain(timelineQueries.cardsBetweenWithTag, { first: 0, last: 1_001_231, tag: "Morava", limit: 10 });
+    expect(steps.join(" | ")).toMatch(/SEARCH t (EXISTS )?USING (COVERING )?INDEX sqlite_autoindex_post_tags_1 \(post_id=\? AND tag=\?\)/);
   });
 });

@@ -64,9 +64,9 @@ describe("tags", () => {
 
 describe("list state and links", () => {
   it("reads tag and limit from a query", () => {
-    expect(readListState(new URLSearchParams("tag=Morava&limit=18"))).toEqual({ tag: "Morava", limit: 18, q: "", unknownTag: null });
-    expect(readListState(new URLSearchParams("tag=Atlantída"))).toEqual({ tag: null, limit: 9, q: "", unknownTag: "Atlantída" });
-    expect(readListState(new URLSearchParams(""))).toEqual({ tag: null, limit: 9, q: "", unknownTag: null });
+    expect(readListState(new URLSearchParams("tag=Morava&limit=18"))).toEqual({ tag: "Morava", limit: 18, q: "", period: null, unknownTag: null });
+    expect(readListState(new URLSearchParams("tag=Atlantída"))).toEqual({ tag: null, limit: 9, q: "", period: null, unknownTag: "Atlantída" });
+    expect(readListState(new URLSearchParams(""))).toEqual({ tag: null, limit: 9, q: "", period: null, unknownTag: null });
     // A search, trimmed and cut at 100 characters.
     expect(readListState(new URLSearchParams(`q=${encodeURIComponent(`  Štefánik ${"x".repeat(200)}`)}`)).q).toBe(`Štefánik ${"x".repeat(91)}`);
   });
@@ -78,12 +78,19 @@ describe("list state and links", () => {
     );
   });
   it("round-trips through the URL", () => {
-    const state = { tag: "Dejiny Číny", limit: 27, q: "" };
+    const state = { tag: "Dejiny Číny", limit: 27, q: "", period: null };
     expect(readListState(new URLSearchParams(listSearch(state)))).toEqual({ ...state, unknownTag: null });
     expect(postHref("a/b", state)).toBe("/posts/a%2Fb?tag=Dejiny+%C4%8C%C3%ADny&limit=27");
-    const searched = { tag: null, limit: 18, q: "Štefánik & syn" };
+    const searched = { tag: null, limit: 18, q: "Štefánik & syn", period: null };
     expect(readListState(new URLSearchParams(listSearch(searched)))).toEqual({ ...searched, unknownTag: null });
     expect(listHref(searched)).toBe("/posts?q=%C5%A0tef%C3%A1nik+%26+syn&limit=18");
+    // A period between the tag and the limit; a century, or a range of years (negative before Christ).
+    for (const period of [{ century: -1 }, { from: -500, to: 476 }, { from: null, to: 1526 }]) {
+      const dated = { tag: "Stredovek", limit: 18, q: "", period };
+      expect(readListState(new URLSearchParams(listSearch(dated)))).toEqual({ ...dated, unknownTag: null });
+    }
+    expect(listHref({ tag: "Stredovek", limit: 18, period: { century: -1 } })).toBe("/posts?tag=Stredovek&century=-1&limit=18");
+    expect(listHref({ tag: null, limit: 9, period: { from: -500, to: 476 } })).toBe("/posts?from=-500&to=476");
   });
 });
 

@@ -70,8 +70,14 @@ const SENTENCES = [
   "Správa o víťazstve sa šírila pomaly, poslovia potrebovali na cestu niekoľko dní.",
 ];
 
+/** A title with the year it is about, and the period an author would have typed for it (every seventh a precise date). */
 function titleFor(random) {
-  return `${pick(random, EVENTS)} ${pick(random, PLACES)} (${800 + Math.floor(random() * 1190)})`;
+  const year = 800 + Math.floor(random() * 1190);
+  const title = `${pick(random, EVENTS)} ${pick(random, PLACES)} (${year})`;
+  if (random() >= 1 / 7) return { title, period: String(year), periodStart: year * 10_000, periodDay: null };
+  const month = 1 + Math.floor(random() * 12);
+  const day = 1 + Math.floor(random() * 28);
+  return { title, period: `${day}. ${month}. ${year}`, periodStart: year * 10_000 + month * 100 + day, periodDay: month * 100 + day };
 }
 
 /** Two or three paragraphs of 2–3 sentences, stored as the app stores typed text (newlines as <br/>). */
@@ -99,7 +105,7 @@ export function insertPosts(databasePath, { count, images, random, now = Date.no
   try {
     const insertUser = db.prepare("INSERT INTO users (id, display_name, email, password_hash, is_admin, created_at) VALUES (?, ?, ?, NULL, 0, ?)");
     const insertPost = db.prepare(
-      "INSERT INTO posts (id, title, content, excerpt, image, image_width, image_height, author_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO posts (id, title, content, excerpt, image, image_width, image_height, author_id, created_at, updated_at, period, period_start, period_day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     const insertTag = db.prepare("INSERT INTO post_tags (post_id, tag, created_at) VALUES (?, ?, ?)");
     const weights = tagWeights();
@@ -115,12 +121,13 @@ export function insertPosts(databasePath, { count, images, random, now = Date.no
         const createdAt = now - i * 10 * MINUTE - Math.floor(random() * 5 * MINUTE);
         const content = contentFor(random);
         const image = pick(random, images);
-        insertPost.run(id, titleFor(random), content, excerptOf(content), image.key, image.width, image.height, authorId, createdAt, createdAt);
+        const { title, period, periodStart, periodDay } = titleFor(random);
+        insertPost.run(id, title, content, excerptOf(content), image.key, image.width, image.height, authorId, createdAt, createdAt, period, periodStart, periodDay);
         for (const tag of tagsForPost(random, weights, rareAt.has(i))) {
           insertTag.run(id, tag, createdAt);
           tagCounts[tag] = (tagCounts[tag] ?? 0) + 1;
         }
-        if (i === Math.floor(count / 2)) samplePost = { id, image: image.key };
+        if (i === Math.floor(count / 2)) samplePost = { id, image: image.key, periodStart };
       }
     })();
     return { samplePost, tagCounts };

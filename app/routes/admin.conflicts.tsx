@@ -1,0 +1,51 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AdminNav } from "~/components/Admin";
+import { ConflictsEditor } from "~/components/ConflictsEditor";
+import { conflictValues } from "~/lib/conflicts";
+import { pageTitle } from "~/lib/site";
+import { retryAfter } from "~/services/concurrency.server";
+import { conflictsForAdmin, removeConflict, saveConflict, type ConflictResult } from "~/services/conflicts.server";
+import { readForm } from "~/services/forms.server";
+import { requireAdmin } from "~/services/session.server";
+import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
+
+/** The admins' forms of "Aktuálne konflikty" post here; /admin shows the same forms. A refused form is shown again here, as typed. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return { entries: conflictsForAdmin() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await readForm(request);
+  const rawId = String(form.get("id") ?? "");
+  const id = rawId === "new" ? null : /^\d{1,12}$/.test(rawId) ? Number(rawId) : undefined;
+  if (id === undefined) throw data(null, { status: 400 });
+  const intent = form.get("intent");
+  const result = await ifStorageFails(
+    async (): Promise<ConflictResult> => (intent === "delete" && id !== null ? removeConflict(admin, id) : saveConflict(admin, id, form)),
+    (fault) => ({ ...asRefusal(fault), invalid: [], values: conflictValues(form), id }),
+  );
+  if (result.ok) return redirect("/admin?done=conflict#konflikty", 303);
+  const { status, error, invalid, values } = result;
+  return data({ refused: { id: result.id, error, invalid, values } }, { status, headers: retryAfter(status) });
+}
+
+export default function AdminConflicts() {
+  const { entries } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <main id="obsah" className="page admin-page">
+      <h1>Aktuálne konflikty</h1>
+      <AdminNav />
+      <p>
+        <Link to="/conflicts">Ako stránku vidia čitatelia</Link>
+      </p>
+      <ConflictsEditor entries={entries} refused={result?.refused ?? null} />
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: pageTitle("Aktuálne konflikty – administrácia") }, { name: "robots", content: "noindex" }];
