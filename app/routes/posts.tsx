@@ -26,7 +26,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (url.searchParams.has("q") && !q) throw redirect(listHref({ tag, limit, period }));
   // The period form sends its empty fields too (and a range may be unreadable): the list it means, at its one address.
   const periodAsked = PERIOD_PARAMS.some((name) => url.searchParams.has(name));
-  if (periodAsked && url.search !== listSearch({ tag, limit, q, period }) && !unknownTag) throw redirect(listHref({ tag, limit, q, period }));
+  // Compared as the page cache compares them (however the values are %-escaped).
+  if (periodAsked && `?${url.searchParams}` !== (listSearch({ tag, limit, q, period }) || "?") && !unknownTag) throw redirect(listHref({ tag, limit, q, period }));
   const terms = searchTerms(q);
   let result: { posts: PostCardData[]; next: string | null };
   try {

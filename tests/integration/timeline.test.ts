@@ -137,6 +137,9 @@ describe("the list filtered by time", () => {
       const { response } = await new Client(base).get(asked);
       expect([response.status, response.headers.get("location")], asked).toEqual([302, meant]);
     }
+    // The same list however its values are %-escaped is not sent anywhere.
+    const escaped = await new Client(base).get("/posts?tag=Dejiny%20Slovenska&century=%38%30");
+    expect(escaped.response.status).toBe(200);
   });
 });
 
