@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { DECISION_REASON_MAX_LENGTH } from "~/lib/moderation";
+import { ReasonField } from "./ReportQueue";
 import { FormError } from "./Messages";
 
 /** Above a hidden article, for the only ones who still see it: its author (with the way to the statement of reasons) and admins. */
@@ -31,22 +31,15 @@ export function ArticleVisibility({ hidden, refused }: { hidden: boolean; refuse
       <Form method="post" className="stack-form" noValidate preventScrollReset>
         <input type="hidden" name="intent" value={hidden ? "restoreHidden" : "hide"} />
         <FormError id="visibility-error" text={refused?.error} />
-        <div className="field">
-          <label htmlFor="field-reason">
-            {/* The author gets a statement of reasons for hiding only (DECISION_ACTIONS' `restricts`). */}
-            Odôvodnenie ({hidden ? "" : "prečíta si ho autor a "}zobrazí sa vo verejnom zázname moderovania)
-          </label>
-          <textarea
-            id="field-reason"
-            name="reason"
-            rows={3}
-            maxLength={DECISION_REASON_MAX_LENGTH}
-            required
-            defaultValue={refused?.reason ?? ""}
-            aria-invalid={refused !== null || undefined}
-            aria-describedby={refused ? "visibility-error" : undefined}
-          />
-        </div>
+        {/* The author gets a statement of reasons for hiding only (DECISION_ACTIONS' `restricts`). */}
+        <ReasonField
+          id="field-reason"
+          label={`Odôvodnenie (${hidden ? "" : "prečíta si ho autor a "}zobrazí sa vo verejnom zázname moderovania)`}
+          value={refused?.reason ?? ""}
+          invalid={refused !== null}
+          required
+          errorId="visibility-error"
+        />
         <button type="submit" className={hidden ? "button" : "button button-danger"}>
           {label}
         </button>

@@ -71,11 +71,40 @@ export function ReportQueue({ articles, total, values, invalid }: { articles: Qu
   );
 }
 
-export function ReasonField({ id, label, value, invalid, maxLength = DECISION_REASON_MAX_LENGTH, name = "reason" }: { id: string; label: string; value: string; invalid: boolean; maxLength?: number; name?: string }) {
+/** A decision's reason (or an appeal's text); `errorId`: the element saying why it was refused. */
+export function ReasonField({
+  id,
+  label,
+  value,
+  invalid,
+  maxLength = DECISION_REASON_MAX_LENGTH,
+  name = "reason",
+  required,
+  errorId,
+}: {
+  id: string;
+  label: React.ReactNode;
+  value: string;
+  invalid: boolean;
+  maxLength?: number;
+  name?: string;
+  required?: boolean;
+  errorId?: string;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} name={name} rows={3} className="short-text" maxLength={maxLength} defaultValue={value} aria-invalid={invalid || undefined} />
+      <textarea
+        id={id}
+        name={name}
+        rows={3}
+        className="short-text"
+        maxLength={maxLength}
+        required={required}
+        defaultValue={value}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid && errorId ? errorId : undefined}
+      />
     </div>
   );
 }

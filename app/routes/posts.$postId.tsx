@@ -32,7 +32,7 @@ import { formatDate, isoTime } from "~/lib/dates";
 import type { ArticlePreview as Preview } from "~/lib/drafts";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
-import { DECISION_REASON_MAX_LENGTH } from "~/lib/moderation";
+import { ReasonField } from "~/components/ReportQueue";
 import { editCount, type EditConflict as EditConflictData } from "~/lib/revisions";
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedFields, typedText } from "~/lib/rules";
 import { passageReportHref } from "~/lib/passages";
@@ -338,20 +338,14 @@ function DeleteConfirmation({ viewHref, moderating, refused }: { viewHref: strin
       {moderating && (
         <>
           <FormError id="delete-reason-error" text={refused?.error} />
-          <div className="field">
-            <label htmlFor="delete-reason">Odôvodnenie (prečíta si ho autor a zobrazí sa vo verejnom zázname moderovania)</label>
-            <textarea
-              id="delete-reason"
-              className="short-text"
-              name="reason"
-              rows={3}
-              maxLength={DECISION_REASON_MAX_LENGTH}
-              required
-              defaultValue={refused?.reason ?? ""}
-              aria-invalid={refused !== null || undefined}
-              aria-describedby={refused ? "delete-reason-error" : undefined}
-            />
-          </div>
+          <ReasonField
+            id="delete-reason"
+            label="Odôvodnenie (prečíta si ho autor a zobrazí sa vo verejnom zázname moderovania)"
+            value={refused?.reason ?? ""}
+            invalid={refused !== null}
+            required
+            errorId="delete-reason-error"
+          />
         </>
       )}
       <button type="submit" className="button button-danger">
