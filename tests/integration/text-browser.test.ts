@@ -79,4 +79,18 @@ describe("a text browser (w3m, no CSS)", () => {
     expectHeaderOnce(page);
     expectInOrder(page, ["Aktuálne konflikty", "Všetky články", "Filtrovať podľa tagu", TAGS[0], "Hľadať v článkoch", "Načítaj viac"]);
   });
+
+  it("reads the timeline in historical order: the century index, then the articles, each after its period", async () => {
+    const page = await dump("/timeline?century=9");
+    expect(page.trimStart().startsWith("Preskočiť na obsah")).toBe(true);
+    // The index names every century first; then the articles, each after its period.
+    expectInOrder(page, [
+      "Storočia",
+      "20. storočie",
+      "863 – 885: Cyril a Metod",
+      "1492 – 1504: Krištof Kolumbus",
+      "29. 8. 1526: Moháč 1526",
+      "13. 8. 1961 – 9. 11. 1989: Berlínsky múr",
+    ]);
+  });
 });
