@@ -118,7 +118,8 @@ export type ImageMemoryReport = {
  * Against a running server (`TRUST_PROXY` on, so each account registers
  * from an address of its own): every shape alone, then `together` uploads
  * at once (the worst shapes, padded to just under 2 MB, two per account as
- * the upload limits allow). The `refused` images (the audit's) must be
+ * the upload limits allow; those past the upload memory must be told
+ * "busy"). The `refused` images (the audit's) must be
  * refused, before decoding. `problems` lists every answer not as expected
  * and every figure over the budgets.
  */
@@ -160,6 +161,8 @@ export async function measureImageMemory(
   const slowestMs = Math.max(...answers.map((a) => a.ms));
   log(`${together} at once: ${JSON.stringify(statuses)}, slowest ${slowestMs} ms, peak ${peakMb} MB`);
   if (peakMb > RSS_BUDGET_MB) problems.push(`${together} at once: peak RSS ${peakMb} MB (budget ${RSS_BUDGET_MB} MB)`);
-  if (answers.some((a) => a.status !== 200)) problems.push(`${together} at once: not all accepted ${JSON.stringify(statuses)}`);
+  // Past the upload memory (about seven whole uploads) the rest are told "busy" (503 and its message), never anything else.
+  if (answers.some((a) => a.status !== 200 && !(a.status === 503 && a.error?.includes("preťažený")))) problems.push(`${together} at once: answered ${JSON.stringify(statuses)}`);
+  if ((statuses[200] ?? 0) < Math.min(together, 5)) problems.push(`${together} at once: only ${statuses[200] ?? 0} accepted ${JSON.stringify(statuses)}`);
   return { idleMb, single, together: { images: together, statuses, slowestMs, peakMb }, problems };
 }
