@@ -48,8 +48,16 @@ export function recentMonths(now: number, count: number): { from: number; to: nu
 
 const dayParts = new Intl.DateTimeFormat("en-US", { timeZone: TIME_ZONE, month: "numeric", day: "numeric" });
 
+/** The last minute dayOfYear was asked about, and its day: the page cache asks on every request for the landing page. */
+let lastMinute = { minute: NaN, day: 0 };
+
 /** The day of the year `ms` falls on in the site's time zone, as month × 100 + day (829 for 29 August): "Na dnešný deň". */
 export function dayOfYear(ms: number): number {
-  const part = Object.fromEntries(dayParts.formatToParts(ms).map((p) => [p.type, Number(p.value)]));
-  return part.month * 100 + part.day;
+  // A day in the site's zone starts on a whole minute, so one minute has one day.
+  const minute = Math.floor(ms / 60_000);
+  if (minute !== lastMinute.minute) {
+    const part = Object.fromEntries(dayParts.formatToParts(ms).map((p) => [p.type, Number(p.value)]));
+    lastMinute = { minute, day: part.month * 100 + part.day };
+  }
+  return lastMinute.day;
 }
