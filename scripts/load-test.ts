@@ -26,13 +26,16 @@ const USERS = 100;
 const ATTACKERS = 10;
 const MEMORY_LIMIT_MB = replicated ? 320 : 256;
 
-/** RSS of a process and all its descendants (worker threads are inside it), in MB. */
-function treeRss(pid: number): number {
-  let kb = 0;
+/** RSS of a process and all its descendants (worker threads are inside it), in MB, and how much of it is mapped from files (the node binary, libraries): pages the kernel can drop and read again. */
+function treeRss(pid: number): { total: number; fromFiles: number } {
+  let total = 0;
+  let fromFiles = 0;
   const pending = [pid];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     try {
-      kb += Number(readFileSync(`/proc/${next}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]);
+      const status = readFileSync(`/proc/${next}/status`, "utf8");
+      total += Number(status.match(/VmRSS:\s+(\d+)/)![1]);
+      fromFiles += Number(status.match(/RssFile:\s+(\d+)/)![1]);
       for (const task of readdirSync(`/proc/${next}/task`)) {
         pending.push(...readFileSync(`/proc/${next}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number));
       }
@@ -40,7 +43,7 @@ function treeRss(pid: number): number {
       // The process ended while we looked.
     }
   }
-  return kb / 1024;
+  return { total: total / 1024, fromFiles: fromFiles / 1024 };
 }
 
 const replica = replicated ? mkdtempSync(path.join(tmpdir(), "dejiny-load-replica-")) : undefined;
@@ -136,11 +139,11 @@ function pick(): Action {
   return actions[0][1];
 }
 
-type Round = { requests: number; seconds: number; peak: number; level: number; idle: number };
+type Round = { requests: number; seconds: number; peak: number; peakFromFiles: number; level: number; idle: number };
 
 async function round(): Promise<Round> {
   const before = [...statuses.values()].reduce((a, b) => a + b, 0);
-  const memory: number[] = [];
+  const memory: { total: number; fromFiles: number }[] = [];
   const sampler = setInterval(() => memory.push(treeRss(server.child.pid!)), 250);
   const deadline = Date.now() + seconds * 1000;
   const started = Date.now();
@@ -160,13 +163,15 @@ async function round(): Promise<Round> {
   // Then idle for a while: what the server keeps afterwards.
   await new Promise((resolve) => setTimeout(resolve, 10_000));
   clearInterval(sampler);
-  const idle = treeRss(server.child.pid!);
+  const idle = treeRss(server.child.pid!).total;
   const busy = memory.slice(Math.floor(memory.length / 3), Math.floor((memory.length * 2) / 3));
+  const peak = memory.reduce((a, b) => (b.total > a.total ? b : a));
   return {
     requests: [...statuses.values()].reduce((a, b) => a + b, 0) - before,
     seconds: elapsed,
-    peak: Math.max(...memory),
-    level: busy.reduce((a, b) => a + b, 0) / Math.max(busy.length, 1),
+    peak: peak.total,
+    peakFromFiles: peak.fromFiles,
+    level: busy.reduce((sum, sample) => sum + sample.total, 0) / Math.max(busy.length, 1),
     idle,
   };
 }
@@ -177,7 +182,7 @@ for (let i = 0; i < rounds; i++) {
   const r = results.at(-1)!;
   console.log(
     `round ${i + 1}: ${r.requests} requests in ${r.seconds.toFixed(0)} s (${(r.requests / r.seconds).toFixed(0)}/s); ` +
-      `RSS of the server's processes: peak ${r.peak.toFixed(0)} MB, middle third ${r.level.toFixed(0)} MB, after 10 s idle ${r.idle.toFixed(0)} MB`,
+      `RSS of the server's processes: peak ${r.peak.toFixed(0)} MB (${r.peakFromFiles.toFixed(0)} MB of it mapped from files), middle third ${r.level.toFixed(0)} MB, after 10 s idle ${r.idle.toFixed(0)} MB`,
   );
 }
 

@@ -17,6 +17,7 @@ import type {} from "~/load-context";
 import { isCrossSiteRequest } from "./csrf";
 import { createDataAnswers, isDataRequest } from "./data-answers";
 import { canonicalImageName, imageAnswers } from "./images";
+import { returnMemoryWhenQuiet } from "./idle-memory";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
 import { createPlainAnswers } from "./plain-answers";
@@ -292,6 +293,7 @@ server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
 server.listen(env.port, env.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
+  returnMemoryWhenQuiet();
   console.info(`Dejiny listening on http://${env.host.includes(":") ? `[${env.host}]` : env.host}:${port}`);
 });
 

@@ -21,9 +21,11 @@ const SANITIZE_OPTIONS: IOptions = {
 };
 
 // Content is sanitised once, when it is written, and stored already safe.
-// Sanitising hostile input is CPU work, so it runs in worker threads with a
-// hard time limit and a small heap: it can neither block the server nor one
-// author's publish hold up another's. A server that only serves readers
+// Sanitising hostile input is CPU work, so it runs in a worker thread with a
+// hard time limit and a small heap: it cannot block the server, and the
+// worst allowed body holds another author's publish up for well under
+// 100 ms. One worker, not two: each costs 20–25 MB of the container's
+// 256 MB, whatever it sanitises. A server that only serves readers
 // starts no worker. (The rules that need code are written in the worker's
 // source: functions do not cross to a worker.) The title is the page's h1,
 // so an article's headings start at h2: an h1 becomes an h2, an h4–h6 an h3.
@@ -61,7 +63,7 @@ const sanitizer = createWorkerPool<string, string>({
       return sanitizeHtml(html, options);
     };`,
   workerData: { sanitizeHtml: createRequire(import.meta.url).resolve("sanitize-html"), options: SANITIZE_OPTIONS, rel: LINK_REL },
-  size: 2,
+  size: 1,
   // The largest body the rules allow takes well under 100 ms and a few MB:
   // these bound what anything else, however hostile, may take.
   timeoutMs: 2_000,
