@@ -90,7 +90,7 @@ export function getCurrentSession(request: Request): Promise<{ user: CurrentUser
 /**
  * getCurrentSession, from the request's Cookie header alone. With
  * `databaseVersion` (a value that changes with any write to the database, by
- * any process, asked afresh), the session's row is read only when it has changed.
+ * any process), the session's row is read only when it has changed.
  */
 export async function sessionOfCookie(header: string | null, databaseVersion?: () => string): Promise<{ user: CurrentUser; idHash: string } | null> {
   // A read-only replica serves everyone as a visitor: using a session writes
