@@ -25,7 +25,7 @@ const ends: { path: string; after: number }[] = [];
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   const started = performance.now();
   res.on("close", () => ends.push({ path: req.url!, after: performance.now() - started }));
-  if (req.url === "/held" && held(req, res, NAME)) return;
+  if (req.url!.startsWith("/held") && held(req, res, NAME)) return;
   // The full path sets the security headers first, as server/index.ts does for every answer.
   for (const [header, value] of Object.entries(security)) res.setHeader(header, value);
   void full(req, res, NAME);
@@ -74,20 +74,21 @@ describe("an image held in memory", () => {
   });
 
   it("lets go of a reader that stops reading, as the full path does", async () => {
-    ends.length = 0;
-    for (const path of ["/held", "/full"]) {
+    // Addresses of their own: the first test's answers may close only now.
+    const paths = ["/held?idle", "/full?idle"];
+    for (const path of paths) {
       const socket = connect(port, "127.0.0.1");
       socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
       socket.once("data", () => socket.pause()); // the first bytes, then nothing more is read (the kernel's buffers fill)
-      await new Promise((resolve) => setTimeout(resolve, IDLE_MS * 4));
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS * 10));
       socket.destroy();
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
-    for (const path of ["/held", "/full"]) {
-      // Closed by the server, not when the reader went away (Node checks a socket's idle time late: up to twice the limit).
+    for (const path of paths) {
+      // Closed by the server, not when the reader went away (Node checks a socket's idle time late, up to twice the limit; a busy machine, later still).
       const { after } = ends.find((end) => end.path === path)!;
       expect(after, path).toBeGreaterThanOrEqual(IDLE_MS - 20);
-      expect(after, path).toBeLessThan(IDLE_MS * 3);
+      expect(after, path).toBeLessThan(IDLE_MS * 6);
     }
   });
 });
