@@ -6,7 +6,7 @@ import { postState } from "~/models/posts.server";
 import { healthProblems } from "~/services/health.server";
 import { etagOf } from "~/services/http-cache.server";
 import { keptImageKeyAnswers } from "~/services/image-keys.server";
-import { imageStore } from "~/services/image-store.server";
+import { heldImageFile, imageStore } from "~/services/image-store.server";
 import { requestInfo } from "~/services/request-log.server";
 import { sessionOfCookie } from "~/services/session.server";
 import { robotsTxt } from "~/services/sitemap.server";
@@ -36,6 +36,14 @@ export const appForServer = {
   async openImage(name: string) {
     const [, key] = VARIANT_FILE.exec(name) ?? [];
     return key && imageKeyIsUsed(key) ? (await imageStore()).open(name) : null;
+  },
+  /**
+   * The file openImage would give, when the folder holds it in memory, at once (no promise): the
+   * image at its own address answered in one turn. Undefined when not held: openImage then.
+   */
+  heldImage(name: string) {
+    const file = heldImageFile(name);
+    return file && imageKeyIsUsed(file.key) ? file : undefined;
   },
   /** Every route's storage faults answered 503/507 (done to the build before it serves). */
   answerStorageFaults,

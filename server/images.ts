@@ -1,6 +1,7 @@
 // Uploaded images: only names the image store writes; never a path. Sent
 // with plain node:http (no Express in the way): the canonical address of a
-// file is answered before the page cache and Express are reached.
+// file is answered before the page cache and Express are reached, and a
+// file held in memory with headers prepared once (answerHeldImage).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { THUMBNAIL, VARIANT_FILE } from "~/lib/images";
@@ -11,6 +12,24 @@ import { IMAGE_HEADERS } from "./security";
 const IMAGE_READER_IDLE_MS = 30_000;
 const CONTENT_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg" };
 const NO_CACHE = /(?:^|,)\s*?no-cache\s*?(?:,|$)/;
+
+/** The idle limit's answer, one function for every response (`this` is the response that timed out). */
+function letGo(this: ServerResponse): void {
+  this.destroy();
+}
+
+type Validators = { etag: string; lastModified: string };
+
+/** An image's own headers, after the security headers (in this order): its validators, type and cache life. */
+function imageHeaders(name: string, { etag, lastModified }: Validators, { immutable }: { immutable: boolean }): [string, string][] {
+  return [
+    ...Object.entries(IMAGE_HEADERS),
+    ["Cache-Control", immutable ? "public, max-age=31536000, immutable" : "public, max-age=0"],
+    ["Last-Modified", lastModified],
+    ["ETag", etag],
+    ["Content-Type", CONTENT_TYPES[name.slice(name.lastIndexOf(".") + 1)]],
+  ];
+}
 
 /** The file a request asks for at its canonical address (`/images/<name>`, any query), or undefined: every other spelling is Express's. */
 export function canonicalImageName(url: string): string | undefined {
@@ -25,7 +44,7 @@ export function canonicalImageName(url: string): string | undefined {
  * (the `fresh` package): every If-None-Match entity tag and If-Modified-Since
  * given must agree; `Cache-Control: no-cache` asks for the file anyway.
  */
-export function isFresh(headers: IncomingMessage["headers"], { etag, lastModified }: { etag: string; lastModified: string }): boolean {
+export function isFresh(headers: IncomingMessage["headers"], { etag, lastModified }: Validators): boolean {
   const noneMatch = headers["if-none-match"];
   const modifiedSince = headers["if-modified-since"];
   if (!noneMatch && !modifiedSince) return false;
@@ -43,19 +62,15 @@ export function isFresh(headers: IncomingMessage["headers"], { etag, lastModifie
  * storage's fault (503/507). Rejects with any other error, headers unsent
  * or not, for the caller to answer.
  */
-export function imageAnswers(app$: Pick<AppForServer, "openImage" | "storageFault">) {
+export function imageAnswers(app$: Pick<AppForServer, "openImage" | "storageFault">, { idleMs = IMAGE_READER_IDLE_MS } = {}) {
   /** Send a stored image with the headers express's sendFile gave; false when there is no such file. */
   async function sendImage(req: IncomingMessage, res: ServerResponse, name: string, { immutable }: { immutable: boolean }): Promise<boolean> {
     const file = await app$.openImage(name);
     if (!file) return false;
-    res.setTimeout(IMAGE_READER_IDLE_MS, () => res.destroy());
-    const lastModified = file.modified.toUTCString();
-    for (const [header, value] of Object.entries(IMAGE_HEADERS)) res.setHeader(header, value);
-    res.setHeader("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "public, max-age=0");
-    res.setHeader("Last-Modified", lastModified);
-    res.setHeader("ETag", file.etag);
-    res.setHeader("Content-Type", CONTENT_TYPES[name.slice(name.lastIndexOf(".") + 1)]);
-    const fresh = (req.method === "GET" || req.method === "HEAD") && isFresh(req.headers, { etag: file.etag, lastModified });
+    res.setTimeout(idleMs, letGo);
+    const validators = { etag: file.etag, lastModified: file.modified.toUTCString() };
+    for (const [header, value] of imageHeaders(name, validators, { immutable })) res.setHeader(header, value);
+    const fresh = (req.method === "GET" || req.method === "HEAD") && isFresh(req.headers, validators);
     if (fresh || req.method === "HEAD") {
       if (!Buffer.isBuffer(file.body)) file.body.destroy();
       if (fresh) res.statusCode = 304;
@@ -96,5 +111,40 @@ export function imageAnswers(app$: Pick<AppForServer, "openImage" | "storageFaul
       return;
     }
     plain(res, 404, "Not found");
+  };
+}
+
+type Prepared = { notModified: string[]; ok: string[]; validators: Validators };
+
+/**
+ * Answers GET and HEAD of `/images/<name>` (a canonical name) when the
+ * folder holds that file in memory (recent-images.server.ts), at once and
+ * in one write: the same headers, 304s and idle limit as imageAnswers, but
+ * the header list is made once per held file (`securityHeaders`: what the
+ * server gives every answer) and nothing is set one header at a time.
+ * Returns false, having done nothing, when the file is not held.
+ */
+export function heldImageAnswers(app$: Pick<AppForServer, "heldImage">, securityHeaders: Record<string, string>, { idleMs = IMAGE_READER_IDLE_MS } = {}) {
+  const prepared = new WeakMap<object, Prepared>();
+  const prepare = (name: string, file: NonNullable<ReturnType<AppForServer["heldImage"]>>): Prepared => {
+    const validators = { etag: file.etag, lastModified: file.modified.toUTCString() };
+    const notModified = Object.entries({ ...securityHeaders, ...Object.fromEntries(imageHeaders(name, validators, { immutable: true })) }).flat();
+    const ready = { notModified, ok: [...notModified, "Content-Length", String(file.bytes.length)], validators };
+    prepared.set(file, ready);
+    return ready;
+  };
+  return function answerHeldImage(req: IncomingMessage, res: ServerResponse, name: string): boolean {
+    const file = app$.heldImage(name);
+    if (!file) return false;
+    const headers = prepared.get(file) ?? prepare(name, file);
+    res.setTimeout(idleMs, letGo);
+    if (isFresh(req.headers, headers.validators)) {
+      res.writeHead(304, headers.notModified);
+      res.end();
+    } else {
+      res.writeHead(200, headers.ok);
+      res.end(req.method === "HEAD" ? undefined : file.bytes);
+    }
+    return true;
   };
 }

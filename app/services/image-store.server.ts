@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { VARIANT_FILE } from "~/lib/images";
 import { env } from "~/config/env.server";
-import { holdingRecentFiles } from "./recent-images.server";
+import { holdingRecentFiles, type HeldImage, type HoldingStore } from "./recent-images.server";
 
 /** A stored file, opened to be sent: a stream, or the bytes themselves when held in memory (recent-images.server.ts). */
 export type ImageFile = { body: Readable | Buffer; size: number; modified: Date; etag: string };
@@ -146,6 +146,7 @@ export function checkingNames(store: ImageStore): ImageStore {
 }
 
 let store: Promise<ImageStore> | undefined;
+let folderHolding: HoldingStore | undefined;
 
 /**
  * The site's image store. The S3 client is loaded only when images are in
@@ -154,6 +155,13 @@ let store: Promise<ImageStore> | undefined;
  */
 export function imageStore(): Promise<ImageStore> {
   const bucket = env.imageBucket;
-  store ??= bucket ? import("./image-bucket.server").then(({ bucketStore }) => checkingNames(bucketStore(bucket))) : Promise.resolve(holdingRecentFiles(folderStore(env.uploadsDir), env.uploadsDir));
+  store ??= bucket
+    ? import("./image-bucket.server").then(({ bucketStore }) => checkingNames(bucketStore(bucket)))
+    : Promise.resolve((folderHolding = holdingRecentFiles(folderStore(env.uploadsDir), env.uploadsDir)));
   return store;
+}
+
+/** The folder's file of this name if it is held in memory now, at once (no promise); undefined otherwise, and always for a bucket. */
+export function heldImageFile(name: string): HeldImage | undefined {
+  return folderHolding?.held(name);
 }

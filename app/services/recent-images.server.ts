@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from "node:fs";
 import { buffer } from "node:stream/consumers";
+import { VARIANT_FILE } from "~/lib/images";
 import type { ImageStore } from "./image-store.server";
 
 /**
@@ -18,10 +19,15 @@ import type { ImageStore } from "./image-store.server";
  */
 export const RECENT_IMAGE_LIMITS = { maxBytes: 8 * 1024 * 1024, maxFileBytes: 512 * 1024, heldMs: 10_000 };
 
-type Held = { bytes: Buffer; modified: Date; etag: string; until: number };
+/** A file held in memory: the same object for as long as it is held (the server keeps its prepared headers by it). */
+export type HeldImage = { readonly key: string; readonly bytes: Buffer; readonly modified: Date; readonly etag: string };
+type Held = HeldImage & { until: number };
+
+/** An image store whose files held in memory can be had at once, without a promise: `held` (undefined when not held). */
+export type HoldingStore = ImageStore & { held(name: string): HeldImage | undefined };
 
 /** `store` (of the files in `folder`), its `open` answering recently sent files from memory (their body a Buffer). */
-export function holdingRecentFiles(store: ImageStore, folder: string, limits = RECENT_IMAGE_LIMITS): ImageStore {
+export function holdingRecentFiles(store: ImageStore, folder: string, limits = RECENT_IMAGE_LIMITS): HoldingStore {
   // In the order of use, least recent first: the first to go when room is needed.
   const held = new Map<string, Held>();
   let total = 0;
@@ -60,20 +66,27 @@ export function holdingRecentFiles(store: ImageStore, folder: string, limits = R
     held.set(name, copy);
     total += copy.bytes.length;
   };
+  const heldNow = (name: string): Held | undefined => {
+    const copy = held.get(name);
+    if (!copy) return undefined;
+    if (copy.until <= performance.now()) {
+      drop(name);
+      return undefined;
+    }
+    held.delete(name);
+    held.set(name, copy);
+    return copy;
+  };
   return {
     ...store,
+    held: heldNow,
     async open(name) {
-      const copy = held.get(name);
-      if (copy && copy.until > performance.now()) {
-        held.delete(name);
-        held.set(name, copy);
-        return { body: copy.bytes, size: copy.bytes.length, modified: copy.modified, etag: copy.etag };
-      }
-      drop(name);
+      const copy = heldNow(name);
+      if (copy) return { body: copy.bytes, size: copy.bytes.length, modified: copy.modified, etag: copy.etag };
       const file = await store.open(name);
       if (!file || Buffer.isBuffer(file.body) || file.size > limits.maxFileBytes || !watching()) return file;
       const bytes = await buffer(file.body);
-      hold(name, { bytes, modified: file.modified, etag: file.etag, until: performance.now() + limits.heldMs });
+      hold(name, { key: VARIANT_FILE.exec(name)![1], bytes, modified: file.modified, etag: file.etag, until: performance.now() + limits.heldMs });
       return { ...file, body: bytes, size: bytes.length };
     },
     async write(name, bytes) {
