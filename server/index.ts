@@ -20,6 +20,7 @@ import { canonicalImageName, imageAnswers } from "./images";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
 import { createPlainAnswers } from "./plain-answers";
+import { createSearchPages } from "./search-pages";
 import { answerAndClose, MeteredRequest, watchBody } from "./request-body";
 import { newNonce, securityHeaders } from "./security";
 
@@ -102,7 +103,9 @@ function matchRoute(pathname: string): RouteMatch | undefined {
 // The app's own handler, without Express (the dev server's goes through Vite's middleware).
 const renderApp = createFetchHandler(build, mode);
 // The dev server renders every page afresh.
-const pageCache = viteDevServer ? undefined : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl });
+// A visitor's new search: its results put into a kept page of the same list (DEJINY_SEARCH_TEMPLATES=off renders each whole, to compare).
+const searchPage = process.env.DEJINY_SEARCH_TEMPLATES === "off" ? undefined : createSearchPages({ pages: app$.pages, render: renderApp, publicUrl: env.publicUrl });
+const pageCache = viteDevServer ? undefined : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl, searchPage });
 // Data requests (navigations with JavaScript: a search as the reader types) skip Express and its compression stream.
 const dataAnswers = viteDevServer ? undefined : createDataAnswers({ render: renderApp, publicUrl: env.publicUrl, trustProxy: env.trustProxy });
 
