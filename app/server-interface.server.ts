@@ -7,7 +7,7 @@ import { healthProblems } from "~/services/health.server";
 import { etagOf } from "~/services/http-cache.server";
 import { keptImageKeyAnswers } from "~/services/image-keys.server";
 import { imageStore } from "~/services/image-store.server";
-import { searchResults } from "~/search-results.server";
+import { searchData, searchResults } from "~/search-results.server";
 import { requestInfo } from "~/services/request-log.server";
 import { sessionOfCookie } from "~/services/session.server";
 import { robotsTxt } from "~/services/sitemap.server";
@@ -65,6 +65,8 @@ export const appForServer = {
     },
     /** What a new search changes on a visitor's page of the list: its loaders' data and its results, rendered alone (server/search-pages.ts). */
     searchResults,
+    /** A search's data request answered without Remix's handler (null: not one, or Remix must answer it). */
+    searchData,
   },
 };
 

@@ -1,5 +1,4 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { encode } from "turbo-stream";
 import { listSearch, readListState, type ListState } from "~/lib/links";
 import type { AppForServer } from "~/server-interface.server";
 
@@ -61,8 +60,7 @@ export function createSearchPages({ pages, render, publicUrl }: Options) {
     const html = await response.text();
     const marked = await pages.searchResults(url, context);
     if (response.status !== 200 || response.headers.has("set-cookie") || !marked) return null;
-    const data = await remixData(marked.loaderData);
-    return data === null ? null : cutTemplate(html, marked.html, data);
+    return cutTemplate(html, marked.html, inScript(marked.data));
   }
 
   function templateFor(list: ListState, context: AppLoadContext): Promise<Template | null> {
@@ -98,8 +96,8 @@ export function createSearchPages({ pages, render, publicUrl }: Options) {
     const template = await templateFor({ tag, limit, period }, context);
     if (!template) return null;
     const found = await pages.searchResults(url, context);
-    const data = found && (await remixData(found.loaderData));
-    if (!found || data === null) return null;
+    if (!found) return null;
+    const data = inScript(found.data);
     const qText = escapeText(q);
     const qAddress = new URLSearchParams({ q }).toString().slice("q=".length);
     let html = "";
@@ -157,21 +155,7 @@ function escapeText(text: string): string {
 
 const SCRIPT_ESCAPES: Record<string, string> = { "&": "\\u0026", ">": "\\u003e", "<": "\\u003c", "\u2028": "\\u2028", "\u2029": "\\u2029" };
 
-/**
- * The loaders' data of a document as Remix writes it into its inline script
- * (`serverHandoffStream`: turbo-stream with Remix's plugins, then each chunk
- * as a JSON string, escaped for a script element); null if it is not one chunk.
- */
-async function remixData(loaderData: unknown): Promise<string | null> {
-  const stream = encode(
-    { loaderData, actionData: null, errors: null },
-    // As Remix's encodeViaTurboStream: a class instance as its fields (nothing here is one, nor a promise or an error).
-    { postPlugins: [(value) => (value && typeof value === "object" ? ["SingleFetchClassInstance", Object.fromEntries(Object.entries(value))] : undefined), () => ["SingleFetchFallback"]] },
-  );
-  const chunks: string[] = [];
-  const decoder = new TextDecoder();
-  const reader = stream.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(decoder.decode(read.value, { stream: true }));
-  if (chunks.length !== 1) return null;
-  return JSON.stringify(chunks[0]).replace(/[&><\u2028\u2029]/g, (c) => SCRIPT_ESCAPES[c]);
+/** The loaders' data (encoded as Remix encodes it) as Remix writes it into its inline script: a JSON string, escaped for a script element. */
+function inScript(data: string): string {
+  return JSON.stringify(data).replace(/[&><\u2028\u2029]/g, (c) => SCRIPT_ESCAPES[c]);
 }

@@ -11,8 +11,9 @@ import { PAGE_SIZE } from "~/lib/rules";
 // A visitor's new search is made from a kept page of its list
 // (server/search-pages.ts). Hydration reads the page, so it must be the very
 // page React and Remix render: two servers over one database, one making
-// search pages from templates, the other (DEJINY_SEARCH_TEMPLATES=off)
-// rendering each whole; every answer compared byte for byte.
+// search pages from templates and answering search data without Remix's
+// handler, the other (DEJINY_SEARCH_SHORTCUTS=off) leaving both to Remix;
+// every answer compared byte for byte.
 const root = mkdtempSync(path.join(tmpdir(), "dejiny-search-pages-"));
 const env = { DEMO_CONTENT: "on", TRUST_PROXY: "true", PUBLIC_URL: "http://dejiny.test" };
 let templated: RunningServer;
@@ -21,7 +22,7 @@ let writer: Client;
 
 beforeAll(async () => {
   templated = await startServer(env, root);
-  whole = await startServer({ ...env, DEJINY_SEARCH_TEMPLATES: "off" }, root);
+  whole = await startServer({ ...env, DEJINY_SEARCH_SHORTCUTS: "off" }, root);
   ({ client: writer } = await registerUser(templated.url));
   // Found once; its title and text full of what HTML, addresses and scripts escape.
   const id = await publish(writer, `Zvláštny <b>názov</b> & "úvodzovky" 'apostrof' ⁂ Kvakľavec`, ["Stredovek"], `Kvakľavec & <i>spol.</i> v roku 1410, „citát“ a \u2028 riadok.`);
@@ -33,12 +34,15 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** The same request to both servers: status, the headers a reader gets (but Date) and the body. */
+/** The same request to both servers: status, the headers a reader gets (but Date, and a nonce) and the body. */
 async function both(address: string, headers: Record<string, string> = {}, method = "GET") {
   const answers = [];
   for (const server of [templated, whole]) {
     const response = await fetch(`${server.url}${address}`, { method, headers: { "X-Forwarded-For": "203.0.113.9", ...headers }, redirect: "manual" });
-    const kept = [...response.headers].filter(([name]) => name !== "date" && name !== "keep-alive" && name !== "connection");
+    // Each answer rendered for one response has a nonce of its own (a kept page names its scripts by hash).
+    const kept = [...response.headers]
+      .filter(([name]) => name !== "date" && name !== "keep-alive" && name !== "connection")
+      .map(([name, value]) => [name, name === "content-security-policy" ? value.replace(/'nonce-[^']+'/, "'nonce-…'") : value]);
     answers.push({ status: response.status, headers: kept, body: Buffer.from(await response.arrayBuffer()) });
   }
   return answers;
@@ -105,6 +109,23 @@ describe("a new search's page from a kept page of its list", () => {
     const [after, afterWhole] = await both("/posts?q=kvaklavec");
     expect(decode(after)).toBe(decode(afterWhole));
     expect(decode(after)).toContain("Kvakľavec druhý");
+  });
+
+  it("answers a search's data request (typing with JavaScript) byte for byte as Remix's handler, visitors and signed-in readers alike", async () => {
+    const dataAddress = (q: string, list: (typeof searches)[number][1]) => listHref({ limit: PAGE_SIZE, ...list, q }).replace("/posts", "/posts.data");
+    const odd = ["/posts.data?q=", "/posts.data?q=a&century=abc", "/posts.data?q=a&_routes=routes%2Fposts", "/posts.data?q=a&tag=Nezn%C3%A1my"];
+    for (const cookie of ["", writer.cookieHeader()]) {
+      for (const address of [...searches.map(([q, list]) => dataAddress(q, list)), ...odd]) {
+        for (const encoding of ["br", "gzip", "identity"]) {
+          const [shortcut, remix] = await both(address, { "Accept-Encoding": encoding, ...(cookie && { Cookie: cookie }) });
+          expect(shortcut.headers, address).toEqual(remix.headers);
+          expect(decode(shortcut), address).toBe(decode(remix));
+          expect(shortcut.body.equals(remix.body), address).toBe(true);
+        }
+      }
+    }
+    const [head, headRemix] = await both(dataAddress("bitka", { tag: null }), {}, "HEAD");
+    expect(head).toEqual(headRemix);
   });
 
   it("leaves a signed-in reader's search to the whole render (their page shows who they are), the same as before", async () => {
