@@ -33,7 +33,7 @@ import type { AppForServer } from "~/server-interface.server";
  */
 
 /** Letters and digits none: no search words (the loader asks the index nothing), and every escaping shows in it. */
-const MARK = "\u2042&<\u2042";
+export const MARK = "\u2042&<\u2042";
 const TEMPLATE_LIMIT = 100;
 
 type Slot = { slot: "qText" | "qAddress" | "results" | "data" };
@@ -130,7 +130,7 @@ export function cutTemplate(html: string, results: string, data: string): Templa
   ];
   const markAddress = new URLSearchParams({ q: MARK }).toString().slice("q=".length);
   // MARK in any other spelling is a place this template would leave as it is.
-  const stray = (piece: string) => piece.includes("\u2042") || piece.toUpperCase().includes("%E2%81%82") || piece.includes(markAddress);
+  const stray = (piece: string) => piece.includes("\u2042") || /%E2%81%82|\\u2042|&#x2042;|&#8258;/i.test(piece) || piece.includes(markAddress);
   return template.some((piece) => typeof piece === "string" && stray(piece)) ? null : template;
 }
 
