@@ -102,11 +102,11 @@ function matchRoute(pathname: string): RouteMatch | undefined {
 
 // The app's own handler, without Express (the dev server's goes through Vite's middleware).
 const renderApp = createFetchHandler(build, mode);
-// The dev server renders every page afresh.
 // A new search: a visitor's page made from a kept page of the same list, its data without Remix's handler
 // (DEJINY_SEARCH_SHORTCUTS=off leaves both to Remix, to compare: tests/integration/search-pages.test.ts).
-const searchShortcuts = process.env.DEJINY_SEARCH_SHORTCUTS !== "off";
+const searchShortcuts = !viteDevServer && process.env.DEJINY_SEARCH_SHORTCUTS !== "off";
 const searchPage = searchShortcuts ? createSearchPages({ pages: app$.pages, render: renderApp, publicUrl: env.publicUrl }) : undefined;
+// The dev server renders every page afresh.
 const pageCache = viteDevServer ? undefined : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl, searchPage });
 // Data requests (navigations with JavaScript: a search as the reader types) skip Express and its compression stream.
 const dataAnswers = viteDevServer
