@@ -28,6 +28,7 @@ export const SERVERS_OF_THEIR_OWN = [
   "production",
   "read-only",
   "replication",
+  "search-pages",
   "slow-bodies",
   "upgrade",
 ].map((name) => `tests/integration/${name}.test.ts`);

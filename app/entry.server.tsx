@@ -4,10 +4,8 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
-import { pageCacheControl } from "~/lib/cache-control";
-import { retryAfter } from "~/services/concurrency.server";
+import { setCacheHeaders } from "~/cache-headers.server";
 import { htmlStream } from "~/services/html-stream.server";
-import { hasSessionCookie } from "~/services/session.server";
 
 // The HTTP server (server/) reaches the app through this one object; the
 // commands (scripts/run-in-build.js) through the three below it.
@@ -62,15 +60,6 @@ export default function handleRequest(
 export function handleDataRequest(response: Response, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   setCacheHeaders(request, response.status, response.headers);
   return response;
-}
-
-function setCacheHeaders(request: Request, status: number, headers: Headers) {
-  // A route without a `headers` export (or a thrown answer) drops its Retry-After from the document: every 429, 503 and 507 says when to come back.
-  if (!headers.has("Retry-After")) for (const [name, value] of Object.entries(retryAfter(status))) headers.set(name, value);
-  const signedIn = hasSessionCookie(request);
-  headers.set("Cache-Control", pageCacheControl({ signedIn, method: request.method, status, routeSays: headers.get("Cache-Control") }));
-  // A page kept by the browser is for the reader it was made for.
-  headers.append("Vary", "Cookie");
 }
 
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {

@@ -7,6 +7,7 @@ import { healthProblems } from "~/services/health.server";
 import { etagOf } from "~/services/http-cache.server";
 import { keptImageKeyAnswers } from "~/services/image-keys.server";
 import { heldImageFile, imageStore } from "~/services/image-store.server";
+import { searchData, searchResults } from "~/search-results.server";
 import { requestInfo } from "~/services/request-log.server";
 import { sessionOfCookie } from "~/services/session.server";
 import { robotsTxt } from "~/services/sitemap.server";
@@ -70,6 +71,10 @@ export const appForServer = {
       const user = (await sessionOfCookie(cookieHeader, databaseVersion))?.user;
       return user ? `${user.id}:${user.isAdmin ? "admin" : "user"}` : "visitor";
     },
+    /** What a new search changes on a visitor's page of the list: its loaders' data and its results, rendered alone (server/search-pages.ts). */
+    searchResults,
+    /** A search's data request answered without Remix's handler (null: not one, or Remix must answer it). */
+    searchData,
   },
 };
 

@@ -30,6 +30,8 @@ type Options = {
   publicUrl: string;
   /** Whether the client address comes from the proxy's X-Forwarded-For (as Express's `trust proxy` 1). */
   trustProxy: boolean;
+  /** A search's data, answered as Remix's handler would without it (app/search-results.server.tsx); null for any other request. */
+  searchData?: (request: Request, context: AppLoadContext) => Promise<Response | null>;
 };
 
 /** A data request of the app (GET or HEAD of a `.data` address), which `serve` answers. */
@@ -39,7 +41,7 @@ export function isDataRequest(method: string, url: string): boolean {
   return (query === -1 ? url : url.slice(0, query)).endsWith(".data");
 }
 
-export function createDataAnswers({ render, publicUrl, trustProxy }: Options) {
+export function createDataAnswers({ render, publicUrl, trustProxy, searchData }: Options) {
   return async function serve(req: IncomingMessage, res: ServerResponse, cspNonce: string): Promise<void> {
     const aborted = new AbortController();
     res.on("close", () => {
@@ -51,7 +53,8 @@ export function createDataAnswers({ render, publicUrl, trustProxy }: Options) {
       else if (value !== undefined) headers.set(name, value);
     }
     const request = new Request(new URL(req.url!, publicUrl), { method: req.method, headers, signal: aborted.signal });
-    const response = await render(request, { clientAddress: clientAddress(req, trustProxy), cspNonce });
+    const context = { clientAddress: clientAddress(req, trustProxy), cspNonce };
+    const response = (searchData && (await searchData(request, context))) ?? (await render(request, context));
     const body = Buffer.from(await response.arrayBuffer());
     res.statusCode = response.status;
     if (response.statusText) res.statusMessage = response.statusText;

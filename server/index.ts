@@ -21,6 +21,7 @@ import { canonicalImageName, heldImageAnswers, imageAnswers } from "./images";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
 import { createPlainAnswers } from "./plain-answers";
+import { createSearchPages } from "./search-pages";
 import { answerAndClose, MeteredRequest, watchBody } from "./request-body";
 import { newNonce, securityHeaders } from "./security";
 
@@ -102,10 +103,16 @@ function matchRoute(pathname: string): RouteMatch | undefined {
 
 // The app's own handler, without Express (the dev server's goes through Vite's middleware).
 const renderApp = createFetchHandler(build, mode);
+// A new search: a visitor's page made from a kept page of the same list, its data without Remix's handler
+// (DEJINY_SEARCH_SHORTCUTS=off leaves both to Remix, to compare: tests/integration/search-pages.test.ts).
+const searchShortcuts = !viteDevServer && process.env.DEJINY_SEARCH_SHORTCUTS !== "off";
+const searchPage = searchShortcuts ? createSearchPages({ pages: app$.pages, render: renderApp, publicUrl: env.publicUrl }) : undefined;
 // The dev server renders every page afresh.
-const pageCache = viteDevServer ? undefined : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl });
+const pageCache = viteDevServer ? undefined : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl, searchPage });
 // Data requests (navigations with JavaScript: a search as the reader types) skip Express and its compression stream.
-const dataAnswers = viteDevServer ? undefined : createDataAnswers({ render: renderApp, publicUrl: env.publicUrl, trustProxy: env.trustProxy });
+const dataAnswers = viteDevServer
+  ? undefined
+  : createDataAnswers({ render: renderApp, publicUrl: env.publicUrl, trustProxy: env.trustProxy, searchData: searchShortcuts ? app$.pages.searchData : undefined });
 
 // Health, robots.txt and the tag list: answered before the page cache, Express and Remix.
 const plainAnswers = createPlainAnswers({ app: app$, tagsFile: viteDevServer ? null : "build/client/tags.json" });

@@ -197,12 +197,14 @@ type Page = {
 };
 
 type PageCacheOptions = {
-  pages: AppForServer["pages"];
+  pages: Pick<AppForServer["pages"], "dataStamp" | "articleState" | "readerOf">;
   /** Renders a page of the app, as the Remix handler does. */
   render: (request: Request, context: AppLoadContext) => Promise<Response>;
   /** Which route of the app answers an address; asked only for addresses that are not plainly a cached page (matching costs more than serving one). */
   matchRoute: (pathname: string) => RouteMatch | undefined;
   publicUrl: string;
+  /** A visitor's page of a search made from a kept page of its list (server/search-pages.ts); null when it must be rendered whole. */
+  searchPage?: (url: URL, context: AppLoadContext) => Promise<string | null>;
 };
 
 /**
@@ -210,7 +212,7 @@ type PageCacheOptions = {
  * (rendering and keeping the page first if need be), or returns false when
  * the app must handle the request itself.
  */
-export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCacheOptions) {
+export function createPageCache({ pages, render, matchRoute, publicUrl, searchPage }: PageCacheOptions) {
   const pageStore = new PageStore(pages.dataStamp);
   const searchStore = new PageStore(pages.dataStamp, SEARCH_LIMITS);
   const storeOf = (page: Page) => (page.searched ? searchStore : pageStore);
@@ -296,11 +298,15 @@ export function createPageCache({ pages, render, matchRoute, publicUrl }: PageCa
     return { ...page, key: `${reader} ${page.key}`, signedIn };
   }
 
-  async function fill(page: Page, req: IncomingMessage): Promise<Entry | null> {
+  async function fill(page: Page & { signedIn: boolean }, req: IncomingMessage): Promise<Entry | null> {
     const store = storeOf(page);
     const renderedAt = store.version();
+    const context = { clientAddress: req.socket.remoteAddress ?? "unknown", cspNonce: NONCE_PLACEHOLDER };
+    // A signed-in reader's search is rendered whole: their pages show who they are.
+    const searched = page.searched && !page.signedIn && searchPage ? await searchPage(page.renderUrl, context) : null;
+    if (searched !== null) return store.store(page.key, searched, "text/html; charset=utf-8", renderedAt);
     const request = new Request(page.renderUrl, { headers: { cookie: req.headers.cookie ?? "", "user-agent": "dejiny-page-cache" } });
-    const response = await render(request, { clientAddress: req.socket.remoteAddress ?? "unknown", cspNonce: NONCE_PLACEHOLDER });
+    const response = await render(request, context);
     const html = await response.text();
     // A page that is not what its key says (e.g. the article was just deleted, or the day changed while it was rendered) is rendered afresh instead.
     if (response.status !== page.status || response.headers.has("set-cookie")) return null;

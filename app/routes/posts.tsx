@@ -1,14 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, useLoaderData, useNavigation, useOutlet } from "@remix-run/react";
-import { ListLink, useFocusCardOnArrival } from "~/components/ListLink";
+import { useLoaderData, useNavigation, useOutlet } from "@remix-run/react";
+import { useFocusCardOnArrival } from "~/components/ListLink";
+import { ListResults } from "~/components/ListResults";
 import { PeriodFilter } from "~/components/PeriodFilter";
-import { PostCard } from "~/components/PostCard";
 import { SearchForm } from "~/components/SearchForm";
 import { TagFilter } from "~/components/TagFilter";
 import { listHref, listSearch, readListState } from "~/lib/links";
 import { periodFilterKeys, periodFilterLabel, type PeriodFilter as Filter } from "~/lib/periods";
-import { PAGE_SIZE } from "~/lib/rules";
 import { excerptAround, searchQueries, searchTerms } from "~/lib/search";
 import { pageTitle, SITE_DESCRIPTION, SITE_NAME } from "~/lib/site";
 import type { PostCard as PostCardData } from "~/lib/types";
@@ -91,50 +90,19 @@ export default function PostsRoute() {
               Tag „{unknownTag}“ nepoznáme, preto zobrazujeme všetky články.
             </p>
           )}
-          {q && <SearchSummary q={q} tag={tag} found={posts.length > 0} />}
-          {loadingOther && (
-            <p className="loading" role="status">
-              Loading...
-            </p>
-          )}
-          {posts.length > 0 ? (
-            <ul className="card-grid">
-              {posts.map((post, index) => (
-                <PostCard key={post.id} post={post} index={index} list={list} priority={index === 0 && !overlay} highlight={terms} />
-              ))}
-            </ul>
-          ) : (
-            !q && (
-              <p className="empty">
-                {period ? "V tomto období zatiaľ nie je žiadny článok." : tag ? "S týmto tagom zatiaľ nie je žiadny článok." : "Zatiaľ tu nie sú žiadne články."}
-              </p>
-            )
-          )}
-          {next &&
-            (loadingMore ? (
-              <p className="load-more" role="status">
-                Loading...
-              </p>
-            ) : (
-              // Lands at the first card it brings; with JavaScript, focus moves there.
-              <ListLink className="button load-more" to={listHref({ ...list, limit: limit + PAGE_SIZE })} at={next} onClick={() => focusCardOnArrival(next)}>
-                Načítaj viac
-              </ListLink>
-            ))}
+          <ListResults
+            posts={posts}
+            next={next}
+            list={list}
+            terms={terms}
+            covered={Boolean(overlay)}
+            loadingOther={loadingOther}
+            loadingMore={loadingMore}
+            onLoadMore={focusCardOnArrival}
+          />
         </div>
       </main>
     </>
-  );
-}
-
-/** What a search found, said where a screen reader hears it as the results change, with the way out of the search. */
-function SearchSummary({ q, tag, found }: { q: string; tag: string | null; found: boolean }) {
-  const where = tag ? ` s tagom ${tag}` : "";
-  return (
-    <p className={found ? "search-summary" : "search-summary empty"} role="status">
-      {found ? `Najlepšie zhody pre „${q}“${where}.` : `Pre „${q}“ sme nenašli žiadny článok${where}.`}{" "}
-      <Link to={listHref({ tag, limit: PAGE_SIZE })}>Zrušiť hľadanie</Link>
-    </p>
   );
 }
 
