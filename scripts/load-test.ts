@@ -5,7 +5,9 @@
 // requests) — at 200 concurrent connections, in rounds of 60 s with a pause.
 // Passes when there are no errors other than the intended refusals, every
 // acknowledged article is in the database, the server's processes stay
-// under 256 MB of RSS, and memory does not grow from round to round.
+// at most 200 MB of RSS at their peak and 150 MB after each idle pause (the
+// rest of a 256 MB container is for what this test does not do: the
+// costliest allowed image, full caches), and memory does not grow from round to round.
 // --replicated: through the image's start command with Litestream replicating
 // to a folder beside it (both processes counted; the README gives such a
 // container 320 MB).
@@ -24,7 +26,9 @@ const replicated = process.argv.includes("--replicated");
 const USERS = 100;
 /** Accounts sending the bombs and the nested markup (many connections each: they meet the per-account limits too). */
 const ATTACKERS = 10;
-const MEMORY_LIMIT_MB = replicated ? 320 : 256;
+const MEMORY_LIMIT_MB = replicated ? 320 : 200;
+/** After each round's idle pause (not checked with --replicated: Litestream's process keeps its own). */
+const IDLE_LIMIT_MB = 150;
 
 /** RSS of a process and all its descendants (worker threads are inside it), in MB, and how much of it is mapped from files (the node binary, libraries): pages the kernel can drop and read again. */
 function treeRss(pid: number): { total: number; fromFiles: number } {
@@ -197,14 +201,16 @@ console.log(`load-test: ${rounds} × ${seconds} s at ${connections} connections`
 console.log(`statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
 console.log(`writes: ${acknowledged.length} acknowledged, ${lost.length} lost`);
 const peak = Math.max(...results.map((r) => r.peak));
-console.log(`memory: peak ${peak.toFixed(0)} MB of ${MEMORY_LIMIT_MB} MB`);
+const idlePeak = Math.max(...results.map((r) => r.idle));
+console.log(`memory: peak ${peak.toFixed(0)} MB (at most ${MEMORY_LIMIT_MB} MB), after the idle pauses at most ${idlePeak.toFixed(0)} MB${replicated ? "" : ` (at most ${IDLE_LIMIT_MB} MB)`}`);
 const unique = [...new Set(failures)];
 if (unique.length) console.log(`errors (${failures.length}):\n  ${unique.slice(0, 20).join("\n  ")}`);
-const overLimit = peak >= MEMORY_LIMIT_MB;
+const overLimit = peak > MEMORY_LIMIT_MB;
+const overIdle = !replicated && idlePeak > IDLE_LIMIT_MB;
 // Each round starts where the last ended: a leak shows as a higher level and a higher idle size every time.
 const growing = results.length > 1 && results.at(-1)!.level > results[0].level * 1.15 && results.at(-1)!.idle > results[0].idle * 1.15;
-if (failures.length || lost.length || overLimit || growing) {
-  console.log(`FAIL${overLimit ? `: over ${MEMORY_LIMIT_MB} MB` : ""}${growing ? ": memory grew from round to round" : ""}`);
+if (failures.length || lost.length || overLimit || overIdle || growing) {
+  console.log(`FAIL${overLimit ? `: over ${MEMORY_LIMIT_MB} MB` : ""}${overIdle ? `: over ${IDLE_LIMIT_MB} MB when idle` : ""}${growing ? ": memory grew from round to round" : ""}`);
   process.exit(1);
 }
 console.log("PASS");
