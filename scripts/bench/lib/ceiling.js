@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import { startListeningProcess } from "./processes.js";
 
 const REPLAYED_HEADERS = ["content-type", "content-encoding"];
+/** Headers Node writes itself for each answer. */
+const NODE_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
 
 /** GET with node:http (fetch would decompress): status, headers and the body bytes as sent. */
 export function getRaw(url, headers) {
@@ -21,12 +23,17 @@ export function getRaw(url, headers) {
   });
 }
 
-/** Record `url` as fetched with `headers` into `dir` and start a ceiling server replaying it. */
-export async function startCeiling(url, headers, dir) {
+/**
+ * Record `url` as fetched with `headers` into `dir` and start a ceiling server replaying it: its
+ * body with its type and encoding, or (`allHeaders`) with every header the app sent (the CSP, the
+ * security headers, the validators: about 1.5 KB more for the load generator to read).
+ */
+export async function startCeiling(url, headers, dir, { allHeaders = false } = {}) {
   const response = await getRaw(url, headers);
   if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
-  const replayed = Object.fromEntries(REPLAYED_HEADERS.filter((name) => response.headers[name]).map((name) => [name, response.headers[name]]));
-  const file = path.join(dir, "ceiling-response.json");
+  const names = allHeaders ? Object.keys(response.headers).filter((name) => !NODE_HEADERS.has(name)) : REPLAYED_HEADERS.filter((name) => response.headers[name]);
+  const replayed = Object.fromEntries(names.map((name) => [name, response.headers[name]]));
+  const file = path.join(dir, allHeaders ? "ceiling-response-all-headers.json" : "ceiling-response.json");
   writeFileSync(file, JSON.stringify({ status: response.status, headers: replayed, body: response.body.toString("base64") }));
   const script = fileURLToPath(new URL("ceiling-server.js", import.meta.url));
   const server = await startListeningProcess([script, file], { env: { PATH: process.env.PATH } });

@@ -78,7 +78,7 @@ export function flatCostLines(results) {
       const small = smallest.rows.find((r) => r.label === row.label);
       const change = row.requestsPerSecond / small.requestsPerSecond - 1;
       const verdict = Math.abs(change) <= FLAT_TOLERANCE ? "flat" : "NOT flat";
-      const share = row.group === "ceiling" ? "machine drift" : `of ceiling ${percent(small.requestsPerSecond, ceilingOf(smallest))} → ${percent(row.requestsPerSecond, ceilingOf(big))}`;
+      const share = row.group.startsWith("ceiling") ? "machine drift" : `of ceiling ${percent(small.requestsPerSecond, ceilingOf(smallest))} → ${percent(row.requestsPerSecond, ceilingOf(big))}`;
       return (
         `- \`${row.label}\`: ${number(row.requestsPerSecond)} req/s at ${sizeLabel(big.size)} vs ${number(small.requestsPerSecond)} at ${sizeLabel(smallest.size)} ` +
         `(${change >= 0 ? "+" : ""}${number(change * 100, 1)} %, ${verdict}; ${share})`
