@@ -92,7 +92,9 @@ export function createSearchPages({ pages, render, publicUrl }: Options) {
   return async function searchPage(url: URL, context: AppLoadContext): Promise<string | null> {
     if (url.pathname !== "/posts") return null;
     const { tag, limit, q, period } = readListState(url.searchParams);
-    if (!q) return null;
+    // Within a year range of the reader's choosing, rendered whole: each range would be a template
+    // of its own, two renders for one search and up to 100 pages kept (centuries are a few dozen).
+    if (!q || (period && !("century" in period))) return null;
     const template = await templateFor({ tag, limit, period }, context);
     if (!template) return null;
     const found = await pages.searchResults(url, context);
