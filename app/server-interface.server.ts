@@ -9,12 +9,17 @@ import { keptImageKeyAnswers } from "~/services/image-keys.server";
 import { heldImageFile, imageStore } from "~/services/image-store.server";
 import { searchData, searchResults } from "~/search-results.server";
 import { requestInfo } from "~/services/request-log.server";
-import { sessionOfCookie } from "~/services/session.server";
+import { knownSessionUser, sessionOfCookie, type CurrentUser } from "~/services/session.server";
 import { robotsTxt } from "~/services/sitemap.server";
 import { startup } from "~/services/startup.server";
 import { answerStorageFaults, storageFault } from "~/services/storage-fault.server";
 
 const imageKeyIsUsed = keptImageKeyAnswers(databaseVersion);
+
+/** Whose kept pages a reader gets: every visitor shares them; a signed-in user (with their admin status) has their own. */
+function readerKey(user: CurrentUser | null): string {
+  return user ? `${user.id}:${user.isAdmin ? "admin" : "user"}` : "visitor";
+}
 
 /**
  * All the HTTP server (server/) uses of the app, besides rendering it: the
@@ -65,11 +70,15 @@ export const appForServer = {
     dataStamp: pageDataStamp,
     /** Whether an article exists, and whether it is hidden: a hidden one is its author's and the admins' only (readablePost), so no cache keeps its page. */
     articleState: postState,
-    /** Whose pages a request gets: every visitor shares them; a signed-in user (with their admin status) has their own. */
+    /** Whose pages a request gets (readerKey). */
     async readerOf(cookieHeader: string): Promise<string> {
       // The session's row read again after any write: this process's at once, another's (`npm run admin`) within a millisecond.
-      const user = (await sessionOfCookie(cookieHeader, databaseVersion))?.user;
-      return user ? `${user.id}:${user.isAdmin ? "admin" : "user"}` : "visitor";
+      return readerKey((await sessionOfCookie(cookieHeader, databaseVersion))?.user ?? null);
+    },
+    /** readerOf when it is known at once, with the user for the log line; undefined when only readerOf can tell. */
+    knownReader(cookieHeader: string): { reader: string; userId: string | null } | undefined {
+      const user = knownSessionUser(cookieHeader, databaseVersion);
+      return user === undefined ? undefined : { reader: readerKey(user), userId: user?.id ?? null };
     },
     /** What a new search changes on a visitor's page of the list: its loaders' data and its results, rendered alone (server/search-pages.ts). */
     searchResults,

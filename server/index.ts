@@ -108,7 +108,9 @@ const renderApp = createFetchHandler(build, mode);
 const searchShortcuts = !viteDevServer && process.env.DEJINY_SEARCH_SHORTCUTS !== "off";
 const searchPage = searchShortcuts ? createSearchPages({ pages: app$.pages, render: renderApp, publicUrl: env.publicUrl }) : undefined;
 // The dev server renders every page afresh.
-const pageCache = viteDevServer ? undefined : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl, searchPage });
+const pageCache = viteDevServer
+  ? undefined
+  : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl, searchPage, securityHeaders: securityHeaders("", { https: env.secureCookies }) });
 // Data requests (navigations with JavaScript: a search as the reader types) skip Express and its compression stream.
 const dataAnswers = viteDevServer
   ? undefined
@@ -213,17 +215,24 @@ function asksForLegacyData(url: string): boolean {
   return query !== -1 && new URLSearchParams(url.slice(query + 1)).has("_data");
 }
 
-/**
- * An image held in memory, asked for at its own address by a request that
- * passes every check below (GET or HEAD, no body, a valid Host, no `_data`):
- * answered at once, in one write, without the nonce, the request record
- * or a promise. False when it is not that: the full path then answers it.
- */
-function answeredHeldImage(req: IncomingMessage, res: ServerResponse): boolean {
-  if (!answerHeldImage || (req.method !== "GET" && req.method !== "HEAD")) return false;
+/** A GET or HEAD with no body that passes every check of the full path below (a path, a valid Host, no `_data`). */
+function plainRead(req: IncomingMessage): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) return false;
+  return req.url!.startsWith("/") && validHost(req.headers.host) && !asksForLegacyData(req.url!);
+}
+
+/**
+ * What is ready in memory, asked for by a plain read: an image held at its
+ * own address, or a kept page whose reader is known at once. Answered in
+ * one write, without the nonce, the request record or a promise. False when
+ * it is not that: the full path then answers it.
+ */
+function answeredFromMemory(req: IncomingMessage, res: ServerResponse, info: { userId: string | null }): boolean {
+  if (!answerHeldImage || !pageCache || !plainRead(req)) return false;
   const image = canonicalImageName(req.url!);
-  return image !== undefined && validHost(req.headers.host) && !asksForLegacyData(req.url!) && answerHeldImage(req, res, image);
+  if (image !== undefined) return answerHeldImage(req, res, image);
+  return pageCache.answerKept(req, res, (userId) => (info.userId = userId));
 }
 
 /** The log line of the request each connection is working on, for the answers Node gives itself (clientError). */
@@ -234,7 +243,7 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
   const req = incoming as MeteredRequest;
   // Log line, security headers and a fresh CSP nonce for every response.
   const started = performance.now();
-  const info = { userId: null };
+  const info: { userId: string | null } = { userId: null };
   let logged = false;
   const log = (status: number) => {
     if (logged) return;
@@ -249,7 +258,7 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
     log(res.statusCode);
     if (requestOf.get(req.socket) === current) requestOf.delete(req.socket);
   });
-  if (answeredHeldImage(req, res)) return;
+  if (answeredFromMemory(req, res, info)) return;
   const nonce = newNonce();
   // The dev server's own scripts go without.
   if (!viteDevServer) for (const [name, value] of Object.entries(securityHeaders(nonce, { https: env.secureCookies }))) res.setHeader(name, value);

@@ -197,7 +197,7 @@ type Page = {
 };
 
 type PageCacheOptions = {
-  pages: Pick<AppForServer["pages"], "dataStamp" | "articleState" | "readerOf">;
+  pages: Pick<AppForServer["pages"], "dataStamp" | "articleState" | "readerOf" | "knownReader">;
   /** Renders a page of the app, as the Remix handler does. */
   render: (request: Request, context: AppLoadContext) => Promise<Response>;
   /** Which route of the app answers an address; asked only for addresses that are not plainly a cached page (matching costs more than serving one). */
@@ -205,14 +205,19 @@ type PageCacheOptions = {
   publicUrl: string;
   /** A visitor's page of a search made from a kept page of its list (server/search-pages.ts); null when it must be rendered whole. */
   searchPage?: (url: URL, context: AppLoadContext) => Promise<string | null>;
+  /** The headers the server gives every answer (server/security.ts); a kept page's own policy replaces theirs. */
+  securityHeaders: Record<string, string>;
 };
+
+/** The whole header lists of one entry for one kind of reader, made once: a 304, and the page gzipped or plain. */
+type EntryHeaders = { notModified: string[]; gzipped: string[]; plain: string[] };
 
 /**
  * The page cache in front of the app: `serve` answers a request from it
  * (rendering and keeping the page first if need be), or returns false when
  * the app must handle the request itself.
  */
-export function createPageCache({ pages, render, matchRoute, publicUrl, searchPage }: PageCacheOptions) {
+export function createPageCache({ pages, render, matchRoute, publicUrl, searchPage, securityHeaders }: PageCacheOptions) {
   const pageStore = new PageStore(pages.dataStamp);
   const searchStore = new PageStore(pages.dataStamp, SEARCH_LIMITS);
   const storeOf = (page: Page) => (page.searched ? searchStore : pageStore);
@@ -278,15 +283,18 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
     return null;
   }
 
-  /** Which entry a request may be served from (`signedIn` pages are for that user only), or null when its page must be rendered afresh. */
-  async function pageFor(method: string, url: URL, cookie: string | undefined): Promise<(Page & { signedIn: boolean }) | null> {
+  /** The page a request may be served from, and whether a reader's own (signed in) or everyone's; null when it must be rendered afresh. */
+  function candidatePage(method: string, url: URL, cookie: string | undefined): { page: Page; signedIn: boolean } | null {
     if (method !== "GET" && method !== "HEAD") return null;
-    let page = cacheablePage(url);
+    const page = cacheablePage(url);
     if (!page) return null;
-    if (page.resource) return { ...page, key: `anyone ${page.key}`, signedIn: false };
-    const signedIn = Boolean(cookie?.includes("dejiny_session="));
-    if (page.visitorsOnly && signedIn) return null;
-    const reader = signedIn ? await pages.readerOf(cookie!) : "visitor";
+    const signedIn = !page.resource && Boolean(cookie?.includes("dejiny_session="));
+    return page.visitorsOnly && signedIn ? null : { page, signedIn };
+  }
+
+  /** Which entry a candidate page is for `reader` (readerOf), or null when its page must be rendered afresh. */
+  function readersPage({ page, signedIn }: { page: Page; signedIn: boolean }, url: URL, reader: string): (Page & { signedIn: boolean }) | null {
+    if (page.resource) return { ...page, key: `anyone ${page.key}`, signedIn };
     // An article whose page is cached exists and is shown (any change empties the cache): only a miss asks the database.
     if (page.articleId !== undefined && !storeOf(page).has(`${reader} ${page.key}`)) {
       const state = pages.articleState(page.articleId);
@@ -296,6 +304,45 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
       if (state !== "shown") page = missingArticle(url);
     }
     return { ...page, key: `${reader} ${page.key}`, signedIn };
+  }
+
+  /** Which entry a request may be served from (`signedIn` pages are for that user only), or null when its page must be rendered afresh. */
+  async function pageFor(method: string, url: URL, cookie: string | undefined): Promise<(Page & { signedIn: boolean }) | null> {
+    const candidate = candidatePage(method, url, cookie);
+    return candidate && readersPage(candidate, url, candidate.signedIn ? await pages.readerOf(cookie!) : "visitor");
+  }
+
+  const entryHeaders = new WeakMap<Entry, { visitor?: EntryHeaders; signedIn?: EntryHeaders }>();
+
+  /** An entry's headers for a visitor or a signed-in reader (whose copy no one may keep), in the order they were always sent. */
+  function headersOf(entry: Entry, signedIn: boolean): EntryHeaders {
+    const kept = entryHeaders.get(entry) ?? {};
+    const reader = signedIn ? "signedIn" : "visitor";
+    if (kept[reader]) return kept[reader];
+    const notModified = Object.entries({
+      ...securityHeaders,
+      "Content-Security-Policy": entry.csp,
+      "Cache-Control": pageCacheControl({ signedIn, method: "GET", status: entry.status, sameForEveryone: true }),
+      Vary: "Accept-Encoding, Cookie",
+      ...(entry.status === 200 ? { ETag: entry.etag } : {}),
+    }).flat();
+    const withBody = (body: Buffer, encoding: string[]) => [...notModified, "Content-Type", entry.contentType, "Content-Length", String(body.length), ...encoding];
+    kept[reader] = { notModified, gzipped: withBody(entry.gzipped, ["Content-Encoding", "gzip"]), plain: withBody(entry.plain, []) };
+    entryHeaders.set(entry, kept);
+    return kept[reader];
+  }
+
+  /** A kept page in one write: a 304 when the reader has it, gzipped when asked. */
+  function sendPage(req: IncomingMessage, res: ServerResponse, page: { signedIn: boolean }, entry: Entry): void {
+    const headers = headersOf(entry, page.signedIn);
+    if (entry.status === 200 && matchesEtag(req.headers["if-none-match"], entry.etag)) {
+      res.writeHead(304, headers.notModified);
+      res.end();
+      return;
+    }
+    const gzip = acceptsGzip(req.headers["accept-encoding"]);
+    res.writeHead(entry.status, gzip ? headers.gzipped : headers.plain);
+    res.end(req.method === "HEAD" ? undefined : gzip ? entry.gzipped : entry.plain);
   }
 
   async function fill(page: Page & { signedIn: boolean }, req: IncomingMessage): Promise<Entry | null> {
@@ -338,22 +385,27 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
         sendKept(req, res, entry, entry.resourceHeaders);
         return true;
       }
-      res.setHeader("Cache-Control", pageCacheControl({ signedIn: page.signedIn, method: req.method!, status: entry.status, sameForEveryone: true }));
-      res.setHeader("Vary", "Accept-Encoding, Cookie");
-      res.setHeader("Content-Security-Policy", entry.csp);
-      if (entry.status === 200) res.setHeader("ETag", entry.etag);
-      if (entry.status === 200 && matchesEtag(req.headers["if-none-match"], entry.etag)) {
-        res.statusCode = 304;
-        res.end();
-        return true;
-      }
-      const gzip = acceptsGzip(req.headers["accept-encoding"]);
-      const body = gzip ? entry.gzipped : entry.plain;
-      res.statusCode = entry.status;
-      res.setHeader("Content-Type", entry.contentType);
-      res.setHeader("Content-Length", body.length);
-      if (gzip) res.setHeader("Content-Encoding", "gzip");
-      res.end(req.method === "HEAD" ? undefined : body);
+      sendPage(req, res, page, entry);
+      return true;
+    },
+
+    /**
+     * `serve` for a page already kept, when who reads it is known at once
+     * (knownReader): answered synchronously, before the server sets a header,
+     * with header lists made once per entry. False, having done nothing, for
+     * anything else (a page to render, a redirect, a feed, a reader to look
+     * up): `serve` then answers. `noteReader` gets the user for the log line.
+     */
+    answerKept(req: IncomingMessage, res: ServerResponse, noteReader: (userId: string | null) => void): boolean {
+      const url = new URL(req.url!, publicUrl);
+      const candidate = candidatePage(req.method!, url, req.headers.cookie);
+      if (!candidate) return false;
+      const known = candidate.signedIn ? pages.knownReader(req.headers.cookie!) : { reader: "visitor", userId: null };
+      const page = known && readersPage(candidate, url, known.reader);
+      const entry = page ? storeOf(page).get(page.key) : undefined;
+      if (!page || !entry || entry.location || entry.resourceHeaders) return false;
+      noteReader(known!.userId);
+      sendPage(req, res, page, entry);
       return true;
     },
   };

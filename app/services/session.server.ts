@@ -109,7 +109,7 @@ export async function sessionOfCookie(header: string | null, databaseVersion?: (
   const now = Date.now();
   if (!found || found.session.expiresAt <= now) return null;
   const { session, user } = found;
-  if (now - (session.lastSeenAt ?? session.createdAt) > TOUCH_AFTER) {
+  if (touchDue(session, now)) {
     const idle = session.remember ? IDLE.remember : IDLE.browser;
     // Not worth failing a page for: a full disk skips it, and the next page tries again.
     unlessStorageFails(() => {
@@ -119,6 +119,28 @@ export async function sessionOfCookie(header: string | null, databaseVersion?: (
   }
   noteUser(user.id);
   return { user, idHash };
+}
+
+/** Whether a session's use is to be noted now (its expiry, "last seen"): at most every TOUCH_AFTER. */
+function touchDue(session: SessionUser["session"], now: number): boolean {
+  return now - (session.lastSeenAt ?? session.createdAt) > TOUCH_AFTER;
+}
+
+/**
+ * sessionOfCookie's user when it is known without waiting or writing: the
+ * header was read lately, its session's row at the database's current
+ * version, and the session's use is not due to be noted. Null: no session
+ * (a visitor); undefined: not known at once, sessionOfCookie answers.
+ */
+export function knownSessionUser(header: string, databaseVersion: () => string): CurrentUser | null | undefined {
+  if (env.readOnly) return null;
+  const recent = recentCookies.get(header);
+  if (!recent) return undefined;
+  if (!recent.id) return null;
+  if (recent.version !== databaseVersion()) return undefined;
+  const now = Date.now();
+  if (!recent.found || recent.found.session.expiresAt <= now) return null;
+  return touchDue(recent.found.session, now) ? undefined : recent.found.user;
 }
 
 /** The signed-in user, or null. */

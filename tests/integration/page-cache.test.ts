@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { get } from "node:http";
+import { get, request } from "node:http";
 import { describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { publish, saveEdit } from "../../scripts/lib/publish";
@@ -151,6 +151,47 @@ describe("feeds and the sitemap", () => {
       expect(response.status, path).toBe(200);
       // Sent whole from memory (Remix streams its answers without a length).
       expect(response.headers.get("content-length"), path).not.toBeNull();
+    }
+  });
+});
+
+/** An answer as it was sent: status, header lines in order (but the date) and the body's bytes. */
+function rawAnswer(method: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: string[]; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(`${base}${path}`, { method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        const lines = response.rawHeaders.flatMap((value, i) => (i % 2 === 1 && response.rawHeaders[i - 1] !== "Date" ? [`${response.rawHeaders[i - 1]}: ${value}`] : []));
+        resolve({ status: response.statusCode!, headers: lines, body: Buffer.concat(chunks).toString("base64") });
+      });
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+describe("a kept page answered at once (server/page-cache.ts answerKept)", () => {
+  it("is sent as the full path sends it: status, headers in their order, and bytes, to visitors and signed-in readers", async () => {
+    const { client } = await registerUser(base);
+    const readers = { visitor: {}, "signed in": { Cookie: client.cookieHeader() } };
+    for (const [reader, cookie] of Object.entries(readers)) {
+      for (const path of ["/posts", "/posts?tag=Stredovek", "/neexistuje"]) {
+        const etag = (await fetch(`${base}${path}`, { headers: cookie })).headers.get("etag") ?? "";
+        const variants: [string, Record<string, string>][] = [
+          ["GET", { "Accept-Encoding": "gzip" }],
+          ["GET", {}],
+          ["HEAD", { "Accept-Encoding": "gzip" }],
+          ["GET", { "If-None-Match": etag }],
+        ];
+        for (const [method, headers] of variants) {
+          // A request that says it has a body (even an empty one) is never answered at once: it takes the full path.
+          const full = await rawAnswer(method, path, { ...cookie, ...headers, "Content-Length": "0" });
+          const atOnce = await rawAnswer(method, path, { ...cookie, ...headers });
+          expect(atOnce, `${reader} ${method} ${path} ${JSON.stringify(headers)}`).toEqual(full);
+          expect(full.headers.some((line) => line.startsWith("Content-Security-Policy: ") && !line.includes("nonce"))).toBe(true);
+        }
+      }
     }
   });
 });

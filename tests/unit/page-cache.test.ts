@@ -57,7 +57,7 @@ describe("page cache", () => {
 function standInCache(duringRender: () => void = () => {}) {
   const renders = new Map<string, number>();
   const cache = createPageCache({
-    pages: { dataStamp: () => 0, articleState: () => "shown" as const, readerOf: async () => "visitor" },
+    pages: { dataStamp: () => 0, articleState: () => "shown" as const, readerOf: async () => "visitor", knownReader: () => ({ reader: "visitor", userId: null }) },
     render: async (request) => {
       const { pathname, search } = new URL(request.url);
       renders.set(`${pathname}${search}`, (renders.get(`${pathname}${search}`) ?? 0) + 1);
@@ -66,10 +66,11 @@ function standInCache(duringRender: () => void = () => {}) {
     },
     matchRoute: () => undefined,
     publicUrl: "http://dejiny.test",
+    securityHeaders: {},
   });
   async function serve(url: string): Promise<boolean> {
     const request = { url, method: "GET", headers: {}, socket: { remoteAddress: "127.0.0.1" } } as unknown as IncomingMessage;
-    const response = { statusCode: 0, setHeader: () => undefined, end: () => undefined } as unknown as ServerResponse;
+    const response = { statusCode: 0, setHeader: () => undefined, writeHead: () => undefined, end: () => undefined } as unknown as ServerResponse;
     return cache.serve(request, response);
   }
   return { renders, serve };
