@@ -229,7 +229,7 @@ function plainRead(req: IncomingMessage): boolean {
  * it is not that: the full path then answers it.
  */
 function answeredFromMemory(req: IncomingMessage, res: ServerResponse, info: { userId: string | null }): boolean {
-  if (!answerHeldImage || !pageCache || !plainRead(req)) return false;
+  if (!answerHeldImage || !pageCache || !plainRead(req) || plainAnswers.answers(req)) return false;
   const image = canonicalImageName(req.url!);
   if (image !== undefined) return answerHeldImage(req, res, image);
   return pageCache.answerKept(req, res, (userId) => (info.userId = userId));

@@ -53,11 +53,20 @@ export function createPlainAnswers({ app, tagsFile }: Options) {
     res.end(req.method === "HEAD" ? undefined : body);
   }
 
+  /** The address of a GET or HEAD, when it is one of these. */
+  function answered(req: IncomingMessage): string | undefined {
+    if (req.method !== "GET" && req.method !== "HEAD") return undefined;
+    const query = req.url!.indexOf("?");
+    const pathname = query === -1 ? req.url! : req.url!.slice(0, query);
+    return pathname === "/healthz" || files.has(pathname) ? pathname : undefined;
+  }
+
   return {
+    /** Whether `serve` answers this request (nothing before it may: an unknown address is the page cache's 404). */
+    answers: (req: IncomingMessage): boolean => answered(req) !== undefined,
     serve(req: IncomingMessage, res: ServerResponse): boolean {
-      if (req.method !== "GET" && req.method !== "HEAD") return false;
-      const query = req.url!.indexOf("?");
-      const pathname = query === -1 ? req.url! : req.url!.slice(0, query);
+      const pathname = answered(req);
+      if (pathname === undefined) return false;
       if (pathname === "/healthz") {
         health(req, res).catch((error: unknown) => {
           console.error("Health check could not run", error);
@@ -66,8 +75,7 @@ export function createPlainAnswers({ app, tagsFile }: Options) {
         });
         return true;
       }
-      const answer = files.get(pathname);
-      if (!answer) return false;
+      const answer = files.get(pathname)!;
       sendKept(req, res, answer, answer.headers);
       return true;
     },

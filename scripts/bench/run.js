@@ -117,7 +117,7 @@ function newSearch(path) {
 }
 
 /** What to load: label (the same for every N), URL, connections, extra headers, group, the process to watch, and the cards a list must show. */
-function targets({ server, ceiling, ceilingWithHeaders, cookie, data, connections }) {
+function targets({ server, ceiling, ceilingWithHeaders, ceilingOfLongList, cookie, data, connections }) {
   const lists = [
     { path: "/posts", cards: Math.min(PAGE_SIZE, data.size) },
     { path: `/posts?tag=${COMMON_TAG}`, cards: Math.min(PAGE_SIZE, data.tagCounts[COMMON_TAG]) },
@@ -157,7 +157,9 @@ function targets({ server, ceiling, ceilingWithHeaders, cookie, data, connection
     ...timelinePages(data).map((t) => onServer({ label: t.path, ...t, connections: SEARCH_CONNECTIONS, group: "timeline" })),
     { label: "ceiling (replayed /posts)", url: ceiling.url, connections, group: "ceiling", pid: ceiling.pid },
     // The goals are judged against the ceiling above; this one shows what the app's own headers cost the load generator.
-    { label: "ceiling with /posts's headers too", url: ceilingWithHeaders.url, connections, group: "ceiling-headers", pid: ceilingWithHeaders.pid },
+    { label: "ceiling with /posts's headers too", url: ceilingWithHeaders.url, connections, group: "ceiling-other", pid: ceilingWithHeaders.pid },
+    // A page of 90 cards is several times the bytes of /posts: what a bare server makes of them.
+    { label: "ceiling replaying /posts?limit=90 instead", url: ceilingOfLongList.url, connections, group: "ceiling-other", pid: ceilingOfLongList.pid },
   ];
 }
 
@@ -233,10 +235,12 @@ async function benchSize(size, { workDir, pool, options, withPageWeight }) {
   onCleanup(ceiling.stop);
   const ceilingWithHeaders = await startCeiling(`${server.url}/posts`, { "accept-encoding": "gzip" }, dataDir, { allHeaders: true });
   onCleanup(ceilingWithHeaders.stop);
+  const ceilingOfLongList = await startCeiling(`${server.url}/posts?limit=90`, { "accept-encoding": "gzip" }, dataDir, { name: "limit-90" });
+  onCleanup(ceilingOfLongList.stop);
 
   const rows = [];
   // --only: the rows asked for (by group or by a part of their label), and the ceiling they are compared with.
-  const list = targets({ server, ceiling, ceilingWithHeaders, cookie, data: { size, ...data }, connections: options.connections }).filter(
+  const list = targets({ server, ceiling, ceilingWithHeaders, ceilingOfLongList, cookie, data: { size, ...data }, connections: options.connections }).filter(
     (target) => options.only.length === 0 || target.group.startsWith("ceiling") || options.only.some((part) => target.group === part || target.label.includes(part)),
   );
   for (const target of list) {
@@ -248,9 +252,10 @@ async function benchSize(size, { workDir, pool, options, withPageWeight }) {
   const pageWeight = withPageWeight ? await measurePageWeight(`${server.url}/posts`) : undefined;
   await ceiling.stop();
   await ceilingWithHeaders.stop();
+  await ceilingOfLongList.stop();
   await server.stop();
   const peakRssMb = Math.max(...rows.filter((row) => !row.group.startsWith("ceiling")).map((row) => row.peakRssMb));
-  return { size, ...data, startSeconds, ceilingBodyBytes: ceiling.bodyBytes, peakRssMb, rows, pageWeight };
+  return { size, ...data, startSeconds, ceilingBodyBytes: ceiling.bodyBytes, longListBodyBytes: ceilingOfLongList.bodyBytes, peakRssMb, rows, pageWeight };
 }
 
 function printResults(results, options) {
@@ -258,7 +263,7 @@ function printResults(results, options) {
     console.log(`\n### N = ${result.size.toLocaleString("en-US")} posts (${options.duration} s after ${options.warmup} s warm-up)\n`);
     console.log(loadTable(result));
     console.log(`\nIssue 24's goals (memory, goal 5: npm run load-test):\n${goalLines(result).join("\n")}`);
-    console.log(`\nServer peak RSS: ${result.peakRssMb.toFixed(0)} MB. Ceiling body: ${result.ceilingBodyBytes} bytes (gzip). Start with search indexing: ${result.startSeconds.toFixed(1)} s.`);
+    console.log(`\nServer peak RSS: ${result.peakRssMb.toFixed(0)} MB. Ceiling body: ${result.ceilingBodyBytes} bytes (gzip; /posts?limit=90: ${result.longListBodyBytes}). Start with search indexing: ${result.startSeconds.toFixed(1)} s.`);
   }
   if (results.length > 1) {
     console.log("\n### Flat cost: req/s on the largest database vs the smallest (within 20 %?)\n");

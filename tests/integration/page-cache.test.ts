@@ -193,6 +193,8 @@ describe("a kept page answered at once (server/page-cache.ts answerKept)", () =>
         }
       }
     }
+    // Not pages, though no route of the app has their addresses: with the unknown address's page kept, still themselves.
+    for (const path of ["/healthz", "/robots.txt", "/tags.json"]) expect((await fetch(`${base}${path}`)).status, path).toBe(200);
   });
 });
 

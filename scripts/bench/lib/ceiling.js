@@ -28,12 +28,12 @@ export function getRaw(url, headers) {
  * body with its type and encoding, or (`allHeaders`) with every header the app sent (the CSP, the
  * security headers, the validators: about 1.5 KB more for the load generator to read).
  */
-export async function startCeiling(url, headers, dir, { allHeaders = false } = {}) {
+export async function startCeiling(url, headers, dir, { allHeaders = false, name = allHeaders ? "all-headers" : "body" } = {}) {
   const response = await getRaw(url, headers);
   if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
   const names = allHeaders ? Object.keys(response.headers).filter((name) => !NODE_HEADERS.has(name)) : REPLAYED_HEADERS.filter((name) => response.headers[name]);
   const replayed = Object.fromEntries(names.map((name) => [name, response.headers[name]]));
-  const file = path.join(dir, allHeaders ? "ceiling-response-all-headers.json" : "ceiling-response.json");
+  const file = path.join(dir, `ceiling-response-${name}.json`);
   writeFileSync(file, JSON.stringify({ status: response.status, headers: replayed, body: response.body.toString("base64") }));
   const script = fileURLToPath(new URL("ceiling-server.js", import.meta.url));
   const server = await startListeningProcess([script, file], { env: { PATH: process.env.PATH } });
