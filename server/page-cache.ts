@@ -312,6 +312,20 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
     return candidate && readersPage(candidate, url, candidate.signedIn ? await pages.readerOf(cookie!) : "visitor");
   }
 
+  /** answerKept's entry, nothing sent yet; undefined when there is none, or the database could not be asked. */
+  function keptFor(req: IncomingMessage): { page: Page & { signedIn: boolean }; entry: Entry; userId: string | null } | undefined {
+    try {
+      const url = new URL(req.url!, publicUrl);
+      const candidate = candidatePage(req.method!, url, req.headers.cookie);
+      const known = candidate && (candidate.signedIn ? pages.knownReader(req.headers.cookie!) : { reader: "visitor", userId: null });
+      const page = known && readersPage(candidate, url, known.reader);
+      const entry = page ? storeOf(page).get(page.key) : undefined;
+      return page && entry && !entry.location && !entry.resourceHeaders ? { page, entry, userId: known!.userId } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   const entryHeaders = new WeakMap<Entry, { visitor?: EntryHeaders; signedIn?: EntryHeaders }>();
 
   /** An entry's headers for a visitor or a signed-in reader (whose copy no one may keep), in the order they were always sent. */
@@ -394,18 +408,14 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
      * (knownReader): answered synchronously, before the server sets a header,
      * with header lists made once per entry. False, having done nothing, for
      * anything else (a page to render, a redirect, a feed, a reader to look
-     * up): `serve` then answers. `noteReader` gets the user for the log line.
+     * up, or the database failing to say): `serve` then answers, and meets
+     * any such failure itself. `noteReader` gets the user for the log line.
      */
     answerKept(req: IncomingMessage, res: ServerResponse, noteReader: (userId: string | null) => void): boolean {
-      const url = new URL(req.url!, publicUrl);
-      const candidate = candidatePage(req.method!, url, req.headers.cookie);
-      if (!candidate) return false;
-      const known = candidate.signedIn ? pages.knownReader(req.headers.cookie!) : { reader: "visitor", userId: null };
-      const page = known && readersPage(candidate, url, known.reader);
-      const entry = page ? storeOf(page).get(page.key) : undefined;
-      if (!page || !entry || entry.location || entry.resourceHeaders) return false;
-      noteReader(known!.userId);
-      sendPage(req, res, page, entry);
+      const kept = keptFor(req);
+      if (!kept) return false;
+      noteReader(kept.userId);
+      sendPage(req, res, kept.page, kept.entry);
       return true;
     },
   };
