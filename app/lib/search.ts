@@ -42,19 +42,20 @@ export function tagToken(tag: string): string {
   return `tag${foldForSearch(tag).replace(/[^\p{L}\p{N}]/gu, "")}`;
 }
 
-/** The two FTS5 queries of a search, asked in turn (~/models/search.server). */
-export type SearchQueries = { inTitle: string; inTextOnly: string };
+/** The two FTS5 queries of a search, asked in turn (~/models/search.server): of the titles' index, then of the whole text's. */
+export type SearchQueries = { inTitle: string; inText: string };
 
 /**
  * The FTS5 queries of a search: every word (each as the beginning of a word,
  * "stefan" finds "Štefánikovi", except one-letter words, which must match
- * whole) in the title; else in the title and text together. With a tag, only
+ * whole) in the title; else in the title and text together (the articles
+ * the first found are among those, and are skipped). With a tag, only
  * articles that have it.
  */
 export function searchQueries(terms: string[], tag: string | null): SearchQueries {
   const words = `(${terms.map((term) => (term.length > 1 ? `"${term}"*` : `"${term}"`)).join(" ")})`;
   const withTag = (expression: string) => (tag ? `${expression} AND tags : "${tagToken(tag)}"` : expression);
-  return { inTitle: withTag(`title : ${words}`), inTextOnly: `(${withTag(`{title body} : ${words}`)}) NOT title : ${words}` };
+  return { inTitle: withTag(`title : ${words}`), inText: withTag(`{title body} : ${words}`) };
 }
 
 function isMatch(word: string, terms: string[]): boolean {

@@ -51,6 +51,12 @@ describe.each(fixtures)("a site upgraded from %s", (name) => {
     expect(query<{ n: number }>("SELECT count(*) AS n FROM posts")[0].n).toBe(titles.length);
   });
 
+  it("has every article in the titles' search index (migration 0020 builds it from the search rows there are)", () => {
+    const [{ n }] = query<{ n: number }>("SELECT count(*) AS n FROM post_texts");
+    expect(n).toBe(titles.length);
+    expect(query<{ n: number }>("SELECT count(*) AS n FROM post_title_search_docsize")).toEqual([{ n }]);
+  });
+
   it("gives every article its current state as revision 1, by its author", () => {
     const unmatched = query<{ id: string }>(`
       SELECT p.id FROM posts p
