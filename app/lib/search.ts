@@ -59,6 +59,9 @@ export function searchQueries(terms: string[], tag: string | null): SearchQuerie
 }
 
 function isMatch(word: string, terms: string[]): boolean {
+  // An ASCII first letter folds to itself in lower case: a word no term begins so is not folded (most of a text's words).
+  const first = word.charCodeAt(0) < 128 ? word[0].toLowerCase() : null;
+  if (first !== null && !terms.some((term) => term[0] === first)) return false;
   const folded = foldForSearch(word);
   return terms.some((term) => (term.length > 1 ? folded.startsWith(term) : folded === term));
 }

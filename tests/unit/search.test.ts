@@ -61,6 +61,9 @@ describe("how a hit is shown", () => {
     expect(text).toContain(excerpt.slice(1, -1));
     // No match in the text (the title matched): its beginning.
     expect(excerptAround("Krátky text.", ["iny"])).toBe("Krátky text.");
+    // Found whatever the case of a word's first letter, with or without diacritics.
+    expect(excerptAround(`${"slovo ".repeat(40)}STEFANIK`, ["stefanik"])).toContain("STEFANIK");
+    expect(excerptAround(`${"slovo ".repeat(40)}Štefánikovi`, ["stefanik"])).toContain("Štefánikovi");
   });
 });
 
