@@ -194,7 +194,11 @@ type Page = {
   resource?: boolean;
   /** The day of the year a page that shows "Na dnešný deň" is kept for (the landing page): in its key, and the same when it was rendered. */
   day?: number;
+  /** Whether which page it is follows from the address alone (a list or an article at its canonical address, not a search). */
+  addressOnly?: boolean;
 };
+/** How many such addresses are remembered (pageOfTarget); past it, they are forgotten all at once. */
+const ADDRESSES_REMEMBERED = 1_000;
 
 type PageCacheOptions = {
   pages: Pick<AppForServer["pages"], "dataStamp" | "articleState" | "readerOf" | "knownReader">;
@@ -258,7 +262,8 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
       }
       // Keyed by the canonical form too: the same list spelt with other %-escapes is one entry. A list
       // filtered by time is kept with the searches: its addresses are as many as the years.
-      if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched: list.q !== "" || list.period !== null };
+      const searched = list.q !== "" || list.period !== null;
+      if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched, addressOnly: !searched };
       return articleId !== undefined && pages.articleState(articleId) === "missing" ? missingArticle(url) : null;
     }
     if (RESOURCE_PATHS.has(url.pathname)) return resourcePage(url);
@@ -283,17 +288,36 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
     return null;
   }
 
+  /**
+   * The addresses most asked for, read once: reading one (its URL, its
+   * list's parameters, their canonical spelling) cost more than sending its
+   * kept page (a list by a tag answered a quarter fewer requests than /posts).
+   */
+  const addressPages = new Map<string, Page>();
+
+  /** cacheablePage of a request's target (its path and query), remembered when it follows from the address alone. */
+  function pageOfTarget(target: string): Page | null {
+    const remembered = addressPages.get(target);
+    if (remembered) return remembered;
+    const page = cacheablePage(new URL(target, publicUrl));
+    if (page?.addressOnly) {
+      if (addressPages.size >= ADDRESSES_REMEMBERED) addressPages.clear();
+      addressPages.set(target, page);
+    }
+    return page;
+  }
+
   /** The page a request may be served from, and whether a reader's own (signed in) or everyone's; null when it must be rendered afresh. */
-  function candidatePage(method: string, url: URL, cookie: string | undefined): { page: Page; signedIn: boolean } | null {
+  function candidatePage(method: string, target: string, cookie: string | undefined): { page: Page; signedIn: boolean } | null {
     if (method !== "GET" && method !== "HEAD") return null;
-    const page = cacheablePage(url);
+    const page = pageOfTarget(target);
     if (!page) return null;
     const signedIn = !page.resource && Boolean(cookie?.includes("dejiny_session="));
     return page.visitorsOnly && signedIn ? null : { page, signedIn };
   }
 
   /** Which entry a candidate page is for `reader` (readerOf), or null when its page must be rendered afresh. */
-  function readersPage({ page, signedIn }: { page: Page; signedIn: boolean }, url: URL, reader: string): (Page & { signedIn: boolean }) | null {
+  function readersPage({ page, signedIn }: { page: Page; signedIn: boolean }, reader: string): (Page & { signedIn: boolean }) | null {
     if (page.resource) return { ...page, key: `anyone ${page.key}`, signedIn };
     // An article whose page is cached exists and is shown (any change empties the cache): only a miss asks the database.
     if (page.articleId !== undefined && !storeOf(page).has(`${reader} ${page.key}`)) {
@@ -301,24 +325,23 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
       // A hidden article is its author's and the admins' only: the app answers a signed-in reader each time (and
       // nothing keeps its page); a visitor gets the very page of an article that does not exist.
       if (state === "hidden" && signedIn) return null;
-      if (state !== "shown") page = missingArticle(url);
+      if (state !== "shown") page = missingArticle(page.renderUrl);
     }
     return { ...page, key: `${reader} ${page.key}`, signedIn };
   }
 
   /** Which entry a request may be served from (`signedIn` pages are for that user only), or null when its page must be rendered afresh. */
-  async function pageFor(method: string, url: URL, cookie: string | undefined): Promise<(Page & { signedIn: boolean }) | null> {
-    const candidate = candidatePage(method, url, cookie);
-    return candidate && readersPage(candidate, url, candidate.signedIn ? await pages.readerOf(cookie!) : "visitor");
+  async function pageFor(method: string, target: string, cookie: string | undefined): Promise<(Page & { signedIn: boolean }) | null> {
+    const candidate = candidatePage(method, target, cookie);
+    return candidate && readersPage(candidate, candidate.signedIn ? await pages.readerOf(cookie!) : "visitor");
   }
 
   /** answerKept's entry, nothing sent yet; undefined when there is none, or the database could not be asked. */
   function keptFor(req: IncomingMessage): { page: Page & { signedIn: boolean }; entry: Entry; userId: string | null } | undefined {
     try {
-      const url = new URL(req.url!, publicUrl);
-      const candidate = candidatePage(req.method!, url, req.headers.cookie);
+      const candidate = candidatePage(req.method!, req.url!, req.headers.cookie);
       const known = candidate && (candidate.signedIn ? pages.knownReader(req.headers.cookie!) : { reader: "visitor", userId: null });
-      const page = known && readersPage(candidate, url, known.reader);
+      const page = known && readersPage(candidate, known.reader);
       const entry = page ? storeOf(page).get(page.key) : undefined;
       return page && entry && !entry.location && !entry.resourceHeaders ? { page, entry, userId: known!.userId } : undefined;
     } catch {
@@ -380,8 +403,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
   return {
     /** Serve the request from the page cache if it can be; false when the app must handle it. */
     async serve(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-      const url = new URL(req.url!, publicUrl);
-      const page = await pageFor(req.method!, url, req.headers.cookie);
+      const page = await pageFor(req.method!, req.url!, req.headers.cookie);
       if (!page) return false;
       let entry = storeOf(page).get(page.key);
       if (!entry) {
