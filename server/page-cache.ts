@@ -194,11 +194,11 @@ type Page = {
   resource?: boolean;
   /** The day of the year a page that shows "Na dnešný deň" is kept for (the landing page): in its key, and the same when it was rendered. */
   day?: number;
-  /** Whether which page it is follows from the address alone (a list or an article at its canonical address, not a search). */
-  addressOnly?: boolean;
+  /** A list at its canonical address, not a search: which page it is follows from the address alone. */
+  listAddress?: boolean;
 };
-/** How many such addresses are remembered (pageOfTarget); past it, they are forgotten all at once. */
-const ADDRESSES_REMEMBERED = 1_000;
+/** How many list addresses are remembered (pageOfTarget); past it, they are forgotten all at once. */
+const LIST_ADDRESSES_REMEMBERED = 1_000;
 
 type PageCacheOptions = {
   pages: Pick<AppForServer["pages"], "dataStamp" | "articleState" | "readerOf" | "knownReader">;
@@ -263,7 +263,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
       // Keyed by the canonical form too: the same list spelt with other %-escapes is one entry. A list
       // filtered by time is kept with the searches: its addresses are as many as the years.
       const searched = list.q !== "" || list.period !== null;
-      if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched, addressOnly: !searched };
+      if (canonical) return { key: `${url.pathname}${search}`, status: 200, renderUrl: url, articleId, searched, listAddress: !searched && articleId === undefined };
       return articleId !== undefined && pages.articleState(articleId) === "missing" ? missingArticle(url) : null;
     }
     if (RESOURCE_PATHS.has(url.pathname)) return resourcePage(url);
@@ -289,19 +289,20 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
   }
 
   /**
-   * The addresses most asked for, read once: reading one (its URL, its
-   * list's parameters, their canonical spelling) cost more than sending its
-   * kept page (a list by a tag answered a quarter fewer requests than /posts).
+   * The lists' addresses, read once: reading one (its URL, its parameters,
+   * their canonical spelling) cost more than sending its kept page (a list
+   * by a tag answered a quarter fewer requests than /posts). Not articles'
+   * addresses: as many as anyone makes up, they would push the lists out.
    */
   const addressPages = new Map<string, Page>();
 
-  /** cacheablePage of a request's target (its path and query), remembered when it follows from the address alone. */
+  /** cacheablePage of a request's target (its path and query), remembered for a list's address. */
   function pageOfTarget(target: string): Page | null {
     const remembered = addressPages.get(target);
     if (remembered) return remembered;
     const page = cacheablePage(new URL(target, publicUrl));
-    if (page?.addressOnly) {
-      if (addressPages.size >= ADDRESSES_REMEMBERED) addressPages.clear();
+    if (page?.listAddress) {
+      if (addressPages.size >= LIST_ADDRESSES_REMEMBERED) addressPages.clear();
       addressPages.set(target, page);
     }
     return page;
