@@ -107,10 +107,12 @@ const renderApp = createFetchHandler(build, mode);
 // (DEJINY_SEARCH_SHORTCUTS=off leaves both to Remix, to compare: tests/integration/search-pages.test.ts).
 const searchShortcuts = !viteDevServer && process.env.DEJINY_SEARCH_SHORTCUTS !== "off";
 const searchPage = searchShortcuts ? createSearchPages({ pages: app$.pages, render: renderApp, publicUrl: env.publicUrl }) : undefined;
+// The headers of every answer, for the answers prepared once (a kept page's or an image's own policy replaces the nonce's).
+const preparedSecurityHeaders = securityHeaders("", { https: env.secureCookies });
 // The dev server renders every page afresh.
 const pageCache = viteDevServer
   ? undefined
-  : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl, searchPage, securityHeaders: securityHeaders("", { https: env.secureCookies }) });
+  : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl, searchPage, securityHeaders: preparedSecurityHeaders });
 // Data requests (navigations with JavaScript: a search as the reader types) skip Express and its compression stream.
 const dataAnswers = viteDevServer
   ? undefined
@@ -122,8 +124,7 @@ const plainAnswers = createPlainAnswers({ app: app$, tagsFile: viteDevServer ? n
 // ---------------------------------------------------------------- everything else
 
 const answerImage = imageAnswers(app$);
-// The headers of every answer, prepared once with each image held in memory (an image's own policy replaces the page's nonce).
-const answerHeldImage = viteDevServer ? undefined : heldImageAnswers(app$, securityHeaders("", { https: env.secureCookies }));
+const answerHeldImage = viteDevServer ? undefined : heldImageAnswers(app$, preparedSecurityHeaders);
 
 const app = express();
 app.disable("x-powered-by");
@@ -215,11 +216,16 @@ function asksForLegacyData(url: string): boolean {
   return query !== -1 && new URLSearchParams(url.slice(query + 1)).has("_data");
 }
 
-/** A GET or HEAD with no body that passes every check of the full path below (a path, a valid Host, no `_data`). */
+/** A target the site answers to: a path (no `*` or absolute form), a valid Host, no `_data`. */
+function answerableTarget(req: IncomingMessage): boolean {
+  return req.url!.startsWith("/") && validHost(req.headers.host) && !asksForLegacyData(req.url!);
+}
+
+/** A GET or HEAD with no body and an answerable target: what passes every check of the full path below. */
 function plainRead(req: IncomingMessage): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) return false;
-  return req.url!.startsWith("/") && validHost(req.headers.host) && !asksForLegacyData(req.url!);
+  return answerableTarget(req);
 }
 
 /**
@@ -269,7 +275,7 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
     res.writeHead(405, { "Content-Type": "text/plain; charset=utf-8", Allow: "GET, HEAD, POST" });
     return res.end("Method not allowed");
   }
-  if (!req.url!.startsWith("/") || !validHost(req.headers.host) || asksForLegacyData(req.url!)) {
+  if (!answerableTarget(req)) {
     res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
     return res.end("Bad request");
   }
