@@ -10,6 +10,7 @@ import * as schema from "~/db/schema.server";
 import { env, EnvError } from "~/config/env.server";
 import { projectPath } from "~/config/paths.server";
 import { nameSkeletons } from "~/lib/name-skeleton.server";
+import { periodWords } from "~/lib/period-words";
 import { foldForSearch } from "~/lib/search";
 
 const MIGRATIONS = projectPath("drizzle");
@@ -33,6 +34,8 @@ function openDatabase(file: string) {
   // What a name looks like: migrations 0011 and 0013 fill users.name_skeleton(_cased) with these for older accounts.
   sqlite.function("name_skeleton", { deterministic: true }, (text) => (typeof text === "string" ? nameSkeletons(text).folded : text));
   sqlite.function("name_skeleton_cased", { deterministic: true }, (text) => (typeof text === "string" ? nameSkeletons(text).cased : text));
+  // An article's time as words of the search index: migration 0021 gives older articles theirs with it.
+  sqlite.function("period_words", { deterministic: true }, (key) => (typeof key === "number" ? periodWords(key).join(" ") : ""));
   const db = drizzle(sqlite, { schema });
   if (env.readOnly) refuseOlderSchema(sqlite, file);
   else migrate(db, { migrationsFolder: MIGRATIONS });

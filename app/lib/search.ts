@@ -1,3 +1,5 @@
+import { periodWordsBetween } from "./period-words";
+
 /**
  * Text as search compares it: lower case, without diacritics ("Štefánik"
  * and "stefanik" are the same). The database has the same function as
@@ -56,12 +58,17 @@ export type SearchQueries = { inTitle: string; inText: string };
  * "stefan" finds "Štefánikovi", except one-letter words, which must match
  * whole) in the title; else in the title and text together (the articles
  * the first found are among those, and are skipped). With a tag, only
- * articles that have it.
+ * articles that have it; with a period (its first and last sort keys,
+ * ~/lib/periods periodFilterKeys), only articles whose period starts in it.
  */
-export function searchQueries(terms: string[], tag: string | null): SearchQueries {
+export function searchQueries(terms: string[], tag: string | null, period: { first: number; last: number } | null = null): SearchQueries {
   const words = `(${terms.map((term) => (term.length > 1 ? `"${term}"*` : `"${term}"`)).join(" ")})`;
-  const withTag = (expression: string) => (tag ? `${expression} AND tags : "${tagToken(tag)}"` : expression);
-  return { inTitle: withTag(`title : ${words}`), inText: withTag(`{title body} : ${words}`) };
+  const conditions = [
+    ...(tag ? [`tags : "${tagToken(tag)}"`] : []),
+    ...(period ? [`tags : (${periodWordsBetween(period).map((word) => `"${word}"`).join(" OR ")})`] : []),
+  ];
+  const narrowed = (expression: string) => [expression, ...conditions].join(" AND ");
+  return { inTitle: narrowed(`title : ${words}`), inText: narrowed(`{title body} : ${words}`) };
 }
 
 function isMatch(word: string, terms: string[]): boolean {

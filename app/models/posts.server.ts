@@ -129,6 +129,7 @@ export type NewPost = {
 export function insertPost(post: NewPost): string {
   const id = randomBytes(9).toString("base64url");
   const createdAt = post.createdAt ?? Date.now();
+  const period = periodColumns(post.period ?? "");
   db.transaction((tx) => {
     tx.insert(posts)
       .values({
@@ -143,11 +144,11 @@ export function insertPost(post: NewPost): string {
         authorId: post.authorId,
         createdAt,
         updatedAt: createdAt,
-        ...periodColumns(post.period ?? ""),
+        ...period,
       })
       .run();
     for (const tag of post.tags) tx.insert(postTags).values({ postId: id, tag, createdAt }).run();
-    tx.insert(postTexts).values({ postId: id, ...searchTextOf(post) }).run();
+    tx.insert(postTexts).values({ postId: id, ...searchTextOf({ ...post, periodStart: period.periodStart }) }).run();
     recordRevision(id, post.authorId);
   });
   return id;
@@ -170,13 +171,18 @@ export function updatePost(
   edit: { editorId: string; summary: string; at?: number },
 ): void {
   db.transaction((tx) => {
-    tx.update(posts)
+    const { periodStart } = tx
+      .update(posts)
       // A change without a period keeps the article's.
       .set({ ...change, ...(change.period !== undefined && periodColumns(change.period)), updatedAt: edit.at ?? Date.now() })
       .where(eq(posts.id, id))
+      .returning({ periodStart: posts.periodStart })
+      .get()!;
+    const tags = tx.select({ tag: postTags.tag }).from(postTags).where(eq(postTags.postId, id)).all();
+    tx.update(postTexts)
+      .set(searchTextOf({ ...change, tags: tags.map((row) => row.tag), periodStart }))
+      .where(eq(postTexts.postId, id))
       .run();
-    const { title, body } = searchTextOf({ ...change, tags: [] });
-    tx.update(postTexts).set({ title, body }).where(eq(postTexts.postId, id)).run();
     recordRevision(id, edit.editorId, edit.summary);
   });
 }

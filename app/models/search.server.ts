@@ -1,4 +1,5 @@
 import { contentToText } from "~/lib/content-text";
+import { periodWords } from "~/lib/period-words";
 import { EXCERPT_SEARCH_LENGTH, tagToken, type SearchQueries } from "~/lib/search";
 import type { PostCard } from "~/lib/types";
 import { sqlite } from "~/db/connection.server";
@@ -8,16 +9,8 @@ import { sqlite } from "~/db/connection.server";
 // Of the titles (post_title_search, migration 0020) or of the whole text (post_search).
 const newestMatches = (index: "post_title_search" | "post_search") =>
   sqlite.prepare<{ match: string; limit: number }, number>(`SELECT rowid FROM ${index} WHERE ${index} MATCH :match ORDER BY rowid DESC LIMIT :limit`).pluck();
-// The same among the articles whose period starts in a range (~/lib/periods): each match is one primary-key lookup more.
-const newestMatchesInPeriod = (index: "post_title_search" | "post_search") =>
-  sqlite
-    .prepare<{ match: string; limit: number; first: number; last: number }, number>(
-      `SELECT s.rowid FROM ${index} s JOIN post_texts t ON t.id = s.rowid JOIN posts p ON p.id = t.post_id
-       WHERE ${index} MATCH :match AND p.period_start BETWEEN :first AND :last ORDER BY s.rowid DESC LIMIT :limit`,
-    )
-    .pluck();
-const inTitles = { all: newestMatches("post_title_search"), inPeriod: newestMatchesInPeriod("post_title_search") };
-const inTexts = { all: newestMatches("post_search"), inPeriod: newestMatchesInPeriod("post_search") };
+const inTitles = newestMatches("post_title_search");
+const inTexts = newestMatches("post_search");
 // Only the beginning of each text: the excerpt is looked for there, and a hit costs no more however long its article.
 const cardsOfTexts = sqlite.prepare<{ ids: string; length: number }, PostCard & { textId: number; body: string }>(
   `SELECT t.id AS textId, substr(t.body, 1, :length) AS body, p.id, p.title, p.excerpt, p.image, p.image_width AS imageWidth, p.image_height AS imageHeight, p.period
@@ -33,27 +26,26 @@ export type SearchHit = PostCard & { body: string };
  * the text. Each query stops at `limit` rows, so a word most articles have
  * costs no more than a rare one.
  */
-export function searchPosts({ inTitle, inText, limit, period = null }: SearchQueries & { limit: number; period?: { first: number; last: number } | null }): SearchHit[] {
-  const matches = (index: typeof inTitles, match: string) => (period ? index.inPeriod.all({ match, limit, ...period }) : index.all.all({ match, limit }));
-  const ids = matches(inTitles, inTitle);
+export function searchPosts({ inTitle, inText, limit }: SearchQueries & { limit: number }): SearchHit[] {
+  const ids = inTitles.all({ match: inTitle, limit });
   // Fewer than `limit` are all the title's matches, and the text's include them: its first `limit` without them are the rest.
   if (ids.length < limit) {
     const found = new Set(ids);
-    for (const id of matches(inTexts, inText)) if (!found.has(id) && ids.length < limit) ids.push(id);
+    for (const id of inTexts.all({ match: inText, limit })) if (!found.has(id) && ids.length < limit) ids.push(id);
   }
   const hits = new Map(cardsOfTexts.all({ ids: JSON.stringify(ids), length: EXCERPT_SEARCH_LENGTH }).map(({ textId, ...hit }) => [textId, hit]));
   return ids.flatMap((id) => hits.get(id) ?? []);
 }
 
-/** The search row of a post, as post_texts stores it. */
-export function searchTextOf(post: { title: string; content: string; tags: string[] }) {
-  return { title: post.title, body: contentToText(post.content), tags: post.tags.map(tagToken).join(" ") };
+/** The search row of a post, as post_texts stores it: its tags and the time of its period as words nobody types (~/lib/search tagToken, ~/lib/period-words). */
+export function searchTextOf(post: { title: string; content: string; tags: string[]; periodStart: number | null }) {
+  return { title: post.title, body: contentToText(post.content), tags: [...post.tags.map(tagToken), ...periodWords(post.periodStart)].join(" ") };
 }
 
 const BATCH = 500;
 // Oldest first, by the index posts_created_at_idx (created_at, id): one index range per batch.
-const unindexedPosts = sqlite.prepare<{ at: number; id: string; limit: number }, { createdAt: number; id: string; title: string; content: string }>(
-  `SELECT p.created_at AS createdAt, p.id, p.title, p.content FROM posts p
+const unindexedPosts = sqlite.prepare<{ at: number; id: string; limit: number }, { createdAt: number; id: string; title: string; content: string; periodStart: number | null }>(
+  `SELECT p.created_at AS createdAt, p.id, p.title, p.content, p.period_start AS periodStart FROM posts p
    WHERE (p.created_at, p.id) > (:at, :id) AND NOT EXISTS (SELECT 1 FROM post_texts t WHERE t.post_id = p.id)
    ORDER BY p.created_at, p.id LIMIT :limit`,
 );

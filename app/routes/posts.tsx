@@ -47,7 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 function findPosts(terms: string[], tag: string | null, limit: number, period: Filter | null) {
   // Input with no letters or digits finds nothing (and asks the index nothing).
   if (terms.length === 0) return { posts: [], next: null };
-  const posts = searchPosts({ ...searchQueries(terms, tag), limit: limit + 1, period: period && periodFilterKeys(period) });
+  const posts = searchPosts({ ...searchQueries(terms, tag, period && periodFilterKeys(period)), limit: limit + 1 });
   const cards = posts.slice(0, limit).map(({ body, ...card }) => ({ ...card, excerpt: excerptAround(body, terms) }));
   return { posts: cards, next: posts[limit]?.id ?? null };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { periodWords } from "~/lib/period-words";
 import { tagToken } from "~/lib/search";
 import { Client } from "../../scripts/lib/client";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
@@ -52,13 +53,16 @@ describe.each(fixtures)("a site upgraded from %s", (name) => {
     expect(query<{ n: number }>("SELECT count(*) AS n FROM posts")[0].n).toBe(titles.length);
   });
 
-  it("has every article in the titles' search index, its tags as tagToken writes them (migration 0020)", () => {
-    const rows = query<{ tags: string; tagList: string }>(
-      "SELECT t.tags, (SELECT json_group_array(tag) FROM post_tags g WHERE g.post_id = t.post_id) AS tagList FROM post_texts t",
+  it("has every article in the titles' search index, its tags as tagToken writes them (migration 0020), then its period's words (0021)", () => {
+    const rows = query<{ tags: string; tagList: string; periodStart: number | null }>(
+      `SELECT t.tags, (SELECT json_group_array(tag) FROM post_tags g WHERE g.post_id = t.post_id) AS tagList, p.period_start AS periodStart
+       FROM post_texts t JOIN posts p ON p.id = t.post_id`,
     );
     expect(rows).toHaveLength(titles.length);
     const sorted = (words: string[]) => [...words].sort().join(" ");
-    for (const { tags, tagList } of rows) expect(sorted(tags.split(" "))).toBe(sorted((JSON.parse(tagList) as string[]).map(tagToken)));
+    for (const { tags, tagList, periodStart } of rows) {
+      expect(sorted(tags.split(" "))).toBe(sorted([...(JSON.parse(tagList) as string[]).map(tagToken), ...periodWords(periodStart)]));
+    }
     expect(query<{ n: number }>("SELECT count(*) AS n FROM post_title_search_docsize")).toEqual([{ n: titles.length }]);
   });
 

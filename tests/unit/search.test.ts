@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { periodWords } from "~/lib/period-words";
+import { periodColumns, periodFilterKeys, type PeriodFilter } from "~/lib/periods";
 import { excerptAround, highlight, searchQueries, searchTerms, tagToken } from "~/lib/search";
 import { sqlite } from "~/db/connection.server";
 import { deletePost, deletePostsOf, insertPost, updatePost } from "~/models/posts.server";
@@ -71,10 +74,12 @@ describe("the search index", () => {
   const author = createUser({ displayName: "Hľadajúci Autor", email: `search-${Date.now()}@example.com`, passwordHash: null })!;
   const image = { key: "x", width: 800, height: 500 };
   let at = Date.now() - 1_000_000;
-  const add = (title: string, content: string, tags = ["Ostatné"]) =>
-    insertPost({ title, content: `<p>${content}</p>`, excerpt: content.slice(0, 50), image, authorId: author.id, tags, createdAt: at++ });
-  const find = (query: string, tag: string | null = null, limit = 10) => searchPosts({ ...searchQueries(searchTerms(query), tag), limit });
+  const add = (title: string, content: string, tags = ["Ostatné"], period = "") =>
+    insertPost({ title, content: `<p>${content}</p>`, excerpt: content.slice(0, 50), image, authorId: author.id, tags, period, createdAt: at++ });
+  const find = (query: string, tag: string | null = null, limit = 10, period: PeriodFilter | null = null) =>
+    searchPosts({ ...searchQueries(searchTerms(query), tag, period && periodFilterKeys(period)), limit });
   const titles = (query: string, tag: string | null = null) => find(query, tag).map((post) => post.title);
+  const titlesIn = (period: PeriodFilter, query: string, tag: string | null = null) => find(query, tag, 10, period).map((post) => post.title);
 
   it("finds words without diacritics, by their beginning, and ranks a title above the text", () => {
     add("O letcovi", "Generál Štefánik letel do Bratislavy.");
@@ -165,6 +170,52 @@ describe("the search index", () => {
     expect(posts.map((post) => post.title)).toEqual(["Letopis kláštora", "Letopis mesta", ...Array.from({ length: 8 }, (_, i) => `Zápis ${299 - i}`)]);
     expect(find("letopis", null, 180).map((post) => post.id)).not.toContain(inText);
     expect(find("letopis", null, 180).slice(0, 2).map((post) => post.id)).toEqual([newestInTitle, inTitle]);
+  });
+
+  it("finds within a period by its words in the index, and follows a change of the period", () => {
+    const edit = (id: string, title: string, period?: string) =>
+      updatePost(id, { title, content: "<p>Bitka.</p>", sources: [], excerpt: "Bitka.", period }, { editorId: author.id, summary: "" });
+    const moravia = add("Bitka na Moravskom poli", "Bitka.", ["Stredovek"], "26. 8. 1278");
+    add("Bitka pri Moháči", "Bitka.", ["Ostatné"], "29. 8. 1526");
+    add("Bitka bez obdobia", "Bitka.");
+    expect(titlesIn({ century: 13 }, "bitka")).toEqual(["Bitka na Moravskom poli"]);
+    expect(titlesIn({ from: 1500, to: 1600 }, "bitka")).toEqual(["Bitka pri Moháči"]);
+    expect(titlesIn({ from: null, to: 1526 }, "bitka")).toEqual(["Bitka pri Moháči", "Bitka na Moravskom poli"]);
+    expect(titlesIn({ from: 1527, to: null }, "bitka")).toEqual([]);
+    expect(titlesIn({ century: 13 }, "bitka", "Stredovek")).toEqual(["Bitka na Moravskom poli"]);
+    expect(titlesIn({ century: 13 }, "bitka", "Ostatné")).toEqual([]);
+    // Found by the text too (the second question), not only the title.
+    expect(titlesIn({ century: 13 }, "bitka moravsk")).toEqual(["Bitka na Moravskom poli"]);
+    edit(moravia, "Bitka na Moravskom poli", "1526");
+    expect(titlesIn({ century: 13 }, "bitka")).toEqual([]);
+    expect(titlesIn({ century: 16 }, "bitka")).toEqual(["Bitka pri Moháči", "Bitka na Moravskom poli"]);
+    // An edit without a period keeps the article's, and its words; one with an empty period removes them.
+    edit(moravia, "Bitka na Moravskom poli a Suchých Krutoch");
+    expect(titlesIn({ century: 16 }, "suchych")).toEqual(["Bitka na Moravskom poli a Suchých Krutoch"]);
+    expect(titles("suchych", "Stredovek")).toEqual(["Bitka na Moravskom poli a Suchých Krutoch"]);
+    edit(moravia, "Bitka na Moravskom poli", "");
+    expect(titlesIn({ century: 16 }, "bitka")).toEqual(["Bitka pri Moháči"]);
+    expect(titlesIn({ from: null, to: null }, "bitka")).toEqual(["Bitka pri Moháči"]);
+  });
+
+  it("gives the articles of an older database their period's words (migration 0021)", () => {
+    const id = add("Korunovácia v Bratislave", "Korunovácia.", ["Osobnosti"], "1563");
+    // As before the migration: only the tags' words.
+    const rows = sqlite.prepare<[], { id: number; tags: string }>("SELECT id, tags FROM post_texts").all();
+    const setTags = sqlite.prepare("UPDATE post_texts SET tags = ? WHERE id = ?");
+    for (const row of rows) setTags.run(row.tags.split(" ").filter((word) => !word.startsWith("\uE001")).join(" "), row.id);
+    expect(titlesIn({ century: 16 }, "korunov")).toEqual([]);
+    const migration = readFileSync(new URL("../../drizzle/0021_period_words.sql", import.meta.url), "utf8");
+    for (const statement of migration.split("--> statement-breakpoint")) sqlite.exec(statement);
+    expect(titlesIn({ century: 16 }, "korunov", "Osobnosti")).toEqual(["Korunovácia v Bratislave"]);
+    const tags = sqlite.prepare("SELECT tags FROM post_texts WHERE post_id = ?").pluck().get(id);
+    expect(tags).toBe([tagToken("Osobnosti"), ...periodWords(periodColumns("1563").periodStart)].join(" "));
+    // Articles without a period keep only their tags' words.
+    expect(sqlite.prepare("SELECT count(*) FROM post_texts t JOIN posts p ON p.id = t.post_id WHERE p.period_start IS NULL AND instr(t.tags, char(57345))").pluck().get()).toBe(0);
+    // And the update triggers it made again keep the index in step.
+    updatePost(id, { title: "Korunovácia v Prešporku", content: "<p>Korunovácia.</p>", sources: [], excerpt: "", period: "1563" }, { editorId: author.id, summary: "" });
+    expect(titlesIn({ century: 16 }, "presporku")).toEqual(["Korunovácia v Prešporku"]);
+    expect(titlesIn({ century: 16 }, "bratislave")).toEqual([]);
   });
 
   it("reads only the beginning of a long text for the excerpt", () => {
