@@ -208,6 +208,8 @@ function decadePoint(typedYear: number, era: Era, circa: boolean): Read {
   if (typeof year === "string") return { ok: false, error: year };
   // "1920. roky": 1920–1929; "90. roky pred Kr." counts down: 99–90 BC.
   const [first, last] = era === "bc" ? [year - 9, year] : [year, year + 9];
+  // The decades at the limits reach past them ("10000. roky pred Kr." would start in 10009 BC).
+  if (first < 1 - PERIOD_YEAR_LIMIT || last > PERIOD_YEAR_LIMIT) return { ok: false, error: PERIOD_MESSAGES.yearRange };
   return { ok: true, era, point: { from: { year: first, month: 0, day: 0 }, to: { year: last, month: 0, day: 0 }, precision: "decade", circa } };
 }
 

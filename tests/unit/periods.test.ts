@@ -71,6 +71,7 @@ const VALID: [typed: string, iso: string, words: string][] = [
   ["1920-te roky", "1920/1929", "1920. roky"],
   ["1920 te roky", "1920/1929", "1920. roky"],
   ["90. roky pred Kr.", "-0098/-0089", "90. roky pred Kr."],
+  ["9990. roky pred Kr.", "-9998/-9989", "9990. roky pred Kr."],
   ["1920. – 1930. roky", "1920/1939", "od 1920. roky do 1930. roky"],
   ["OKOLO 500 PRED KR.", "-0499", "okolo roku 500 pred Kr."],
   ["29. 8. 1526 – 1541", "1526-08-29/1541", "od 29. augusta 1526 do rok 1541"],
@@ -83,6 +84,9 @@ const INVALID: [typed: string, message: string][] = [
   ["10001", PERIOD_MESSAGES.yearRange],
   ["20000 pred Kr.", PERIOD_MESSAGES.yearRange],
   ["999999", PERIOD_MESSAGES.yearRange],
+  // A decade at a limit reaches past it: 10009–10000 BC, 10000–10009.
+  ["10000. roky pred Kr.", PERIOD_MESSAGES.yearRange],
+  ["10000. roky", PERIOD_MESSAGES.yearRange],
   ["885–862", PERIOD_MESSAGES.reversed],
   ["476 – 500 pred Kr.", PERIOD_MESSAGES.reversed],
   ["10. – 9. stor.", PERIOD_MESSAGES.reversed],
