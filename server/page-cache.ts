@@ -7,6 +7,7 @@ import { dayOfYear } from "~/lib/dates";
 import { listSearch, readListState } from "~/lib/links";
 import { readCentury } from "~/lib/periods";
 import { PUBLIC_LOG_PATH } from "~/lib/public-log";
+import { readTimelineAfter, timelineAfterParam } from "~/lib/timeline-after";
 import { isTag } from "~/lib/tags";
 import type { AppForServer } from "~/server-interface.server";
 import { contentSecurityPolicy } from "./security";
@@ -19,8 +20,9 @@ import { contentSecurityPolicy } from "./security";
  *   the landing page, the list, an article (not in edit mode), the conflicts
  *   page, with no query parameters but `q`, `tag`, `limit` and the filter by
  *   time (`century`, `from`, `to`); the landing page keyed by the day in
- *   Europe/Bratislava ("Na dnešný deň"), the timeline from its start and from
- *   a century; and the two 404
+ *   Europe/Bratislava ("Na dnešný deň"), the timeline from its start, from
+ *   a century and after an article (as its "Ďalej v čase" link writes it);
+ *   and the two 404
  *   pages (an unknown address, a missing article), which do not depend on
  *   the address, so that asking for random addresses costs what a cached page does.
  * - An article's history, by its `page` alone: rendering one is a table of
@@ -42,7 +44,9 @@ import { contentSecurityPolicy } from "./security";
  *   (with their admin status) has entries of their own, never shown to anyone else.
  * - Pages of a search (`q`) are kept apart, in a smaller store: searches are
  *   as many as anyone cares to type, and a stream of new ones pushes out only
- *   other searches, never the site's pages.
+ *   other searches, never the site's pages. So are the lists filtered by time
+ *   (as many as the years) and the timeline's pages after an article (as
+ *   many as the articles).
  * - Emptied as soon as the app's data stamp changes, which any write to what
  *   pages show does, whoever writes (app/db/changes.server.ts): no writer has
  *   to remember the cache.
@@ -183,7 +187,7 @@ export class PageStore {
 /** The Remix route an address matches (the deepest), with its parameters. */
 export type RouteMatch = { id: string; params: Record<string, string | undefined> };
 
-/** A request the page cache may answer: the entry's key, the status the page has, the address to render it from, and whether a search made it. */
+/** A request the page cache may answer: the entry's key, the status the page has, the address to render it from, and whether it is kept with the searches. */
 type Page = {
   key: string;
   status: Entry["status"];
@@ -267,9 +271,15 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
       return articleId !== undefined && pages.articleState(articleId) === "missing" ? missingArticle(url) : null;
     }
     if (RESOURCE_PATHS.has(url.pathname)) return resourcePage(url);
-    // The timeline from its start or from a century (a page after an article is rendered each time: those are as many as the articles).
-    if (url.pathname === "/timeline" && (url.search === "" || `?century=${readCentury(url.searchParams.get("century"))}` === url.search)) {
-      return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url };
+    if (url.pathname === "/timeline") {
+      // The timeline from its start or from a century.
+      if (url.search === "" || `?century=${readCentury(url.searchParams.get("century"))}` === url.search) return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url };
+      // A page after an article, as its "Ďalej v čase" link writes it: kept with the searches, as many as the articles.
+      const after = readTimelineAfter(url.searchParams.get("after"));
+      if (after && url.search === `?after=${timelineAfterParam({ periodStart: after.start, id: after.id })}`) {
+        return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url, searched: true };
+      }
+      return null;
     }
     const address = `${url.pathname}${url.search}`;
     if (VISITOR_FORMS.has(address)) return { key: address, status: 200, renderUrl: url, visitorsOnly: true };

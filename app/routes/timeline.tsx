@@ -3,7 +3,8 @@ import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { centuryLabel, decadeLabel, readCentury } from "~/lib/periods";
 import { pageTitle } from "~/lib/site";
-import { readTimelineAfter, timelinePage, type TimelineGroup, type TimelineStart } from "~/services/timeline.server";
+import { readTimelineAfter } from "~/lib/timeline-after";
+import { timelinePage, type TimelineGroup, type TimelineStart } from "~/services/timeline.server";
 
 /** `/timeline`: every dated article in historical order, from the start, from a century (`?century=9`) or after an article (`?after=…`). */
 export async function loader({ request }: LoaderFunctionArgs) {

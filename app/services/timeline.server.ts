@@ -1,4 +1,5 @@
 import { dayOfYear } from "~/lib/dates";
+import { timelineAfterParam } from "~/lib/timeline-after";
 import { CENTURY_LIMIT, centuryKeys, centuryOf, keyYear, periodFilterKeys, type PeriodFilter } from "~/lib/periods";
 import type { PostCard } from "~/lib/types";
 import { cardsInPeriod, cardsOnDay, firstDatedFrom, neighboursOf, timelineAfter, type Neighbour, type TimelineEntry } from "~/models/timeline.server";
@@ -22,18 +23,6 @@ const BEFORE_ALL = centuryKeys(-CENTURY_LIMIT)[0] - 1;
 
 /** Where a timeline page starts: a century (`?century=9`), or after an article (`?after=<key>.<id>`, the "Ďalej" link). */
 export type TimelineStart = { century: number } | { after: { start: number; id: string } } | null;
-
-const AFTER = /^(-?\d{1,12})\.([\w-]{1,40})$/;
-
-/** The place an `after` parameter names, or null. */
-export function readTimelineAfter(value: string | null): { start: number; id: string } | null {
-  const match = value === null ? null : AFTER.exec(value);
-  return match ? { start: Number(match[1]), id: match[2] } : null;
-}
-
-export function timelineAfterParam(entry: { periodStart: number; id: string }): string {
-  return `${entry.periodStart}.${entry.id}`;
-}
 
 export type TimelineGroup = { century: number; decades: { decade: number | null; entries: TimelineEntry[] }[] };
 

@@ -164,18 +164,21 @@ function targets({ server, ceiling, ceilingWithHeaders, ceilingOfLongList, cooki
 }
 
 /**
- * Time as a way in (issue 25): the timeline from its start and from a century (kept pages), a page
- * after an article (rendered each time), the list filtered by a century, and by a new range of
- * years each request (not kept: the cost of the index range and the rendering). The article
- * page's row (/posts/:id) carries its neighbours in time.
+ * Time as a way in (issue 25): the timeline from its start, from a century and after an article
+ * (kept pages), a page after a new place each request (rendered each time), the list filtered by a
+ * century, and by a new range of years each request (rendered each time: the cost of the index
+ * range and the rendering). The article page's row (/posts/:id) carries its neighbours in time.
  */
 function timelinePages({ samplePost }) {
   let i = 0;
   const newRange = () => `/posts?from=${800 + ((++i * 7919) % 1190)}`;
+  let j = 0;
+  const newPlace = () => `/timeline?after=${(800 + ((++j * 7919) % 1190)) * 10_000}.${samplePost.id}`;
   return [
     { path: "/timeline" },
     { path: "/timeline?century=15" },
-    { path: `/timeline?after=${samplePost.periodStart}.${samplePost.id}`, label: "/timeline?after=… (a page after an article, not kept)" },
+    { path: `/timeline?after=${samplePost.periodStart}.${samplePost.id}`, label: "/timeline?after=… (a page after an article)" },
+    { path: "/timeline", label: "/timeline?after=… (a new place each request)", nextPath: newPlace },
     { path: "/posts?century=15", cards: PAGE_SIZE },
     // As the site's links write it (tag first), so that it is one entry of the page cache and no redirect.
     { path: `/posts?${new URLSearchParams({ tag: COMMON_TAG, century: "15" })}`, label: "/posts?tag=…&century=15", cards: PAGE_SIZE },

@@ -137,10 +137,16 @@ describe("pages that follow time in the page cache", () => {
     expect(renders.get("/")).toBe(4);
   });
 
-  it("keeps the timeline from its start and from a century, not a page after an article or a junk address", async () => {
-    for (let i = 0; i < 2; i++) for (const url of ["/timeline", "/timeline?century=-1", "/timeline?century=9"]) expect(await get(url)).toBe(true);
-    expect(["/timeline", "/timeline?century=-1", "/timeline?century=9"].map((url) => renders.get(url))).toEqual([1, 1, 1]);
-    for (const url of ["/timeline?after=15260829.abc", "/timeline?century=09", "/timeline?century=0", "/timeline?x=1"]) expect(await get(url)).toBe(false);
+  it("keeps the timeline from its start, from a century and after an article as its link writes it, not a junk address", async () => {
+    const kept = ["/timeline", "/timeline?century=-1", "/timeline?century=9", "/timeline?after=15260829.abc", "/timeline?after=-430000.x-Y_1"];
+    for (let i = 0; i < 2; i++) for (const url of kept) expect(await get(url)).toBe(true);
+    expect(kept.map((url) => renders.get(url))).toEqual([1, 1, 1, 1, 1]);
+    const junk = ["/timeline?century=09", "/timeline?century=0", "/timeline?x=1", "/timeline?after=015260829.abc", "/timeline?after=15260829%2Eabc", "/timeline?after=x", "/timeline?after=1.a&century=9"];
+    for (const url of junk) expect(await get(url), url).toBe(false);
+    // Kept with the searches: a stream of them pushes out only one another.
+    for (let i = 0; i < 1_000; i++) await get(`/timeline?after=${i}.a`);
+    await get("/timeline");
+    expect(renders.get("/timeline")).toBe(1);
   });
 
   it("keeps a list filtered by time with the searches, under its one spelling", async () => {
