@@ -89,6 +89,20 @@ describe("the timeline", () => {
     expect(html).not.toContain(titleOf("undated"));
   });
 
+  it("keeps a page after an article, at the address its link writes, the same for every visitor", async () => {
+    const after = `/timeline?after=${7705 * 10_000}.${ids.early}`;
+    const first = await new Client(base).get(after);
+    const entries = first.doc.querySelectorAll(".timeline-entries li").filter((li) => li.text.endsWith(run));
+    expect(entries.map((li) => li.text.trim())).toEqual([`${todayTyped} 7950: ${titleOf("middle")}`, `7960 – 7965: ${titleOf("late")}`]);
+    // Kept: its scripts named by hash, not by a nonce of one response; the same bytes again.
+    const again = await fetch(`${base}${after}`);
+    expect(again.headers.get("content-security-policy")).not.toContain("nonce");
+    expect(await again.text()).toBe(first.html);
+    // Another spelling of the same place is rendered for its one response.
+    const other = await fetch(`${base}/timeline?after=0${7705 * 10_000}.${ids.early}`);
+    expect(other.headers.get("content-security-policy")).toContain("nonce");
+  });
+
   it("sends any other address to the timeline's start", async () => {
     for (const junk of ["?century=0", "?century=abc", "?after=x", "?page=2"]) {
       const { response } = await new Client(base).get(`/timeline${junk}`);
