@@ -12,6 +12,10 @@ export default async function globalSetup() {
   process.env.E2E_RESEND_URL = resend.url;
   return async () => {
     await server.stop();
+    // A failing browser test often shows only an error page: what the server said besides its request
+    // log (errors and their stacks), with its 5xx answers, is printed for it.
+    const said = server.output().split("\n").filter((line) => line !== "" && (!line.startsWith('{"time"') || /"status":5\d\d/.test(line)));
+    if (said.some((line) => /error|"status":5\d\d/i.test(line))) console.log(`--- the browser tests' server said:\n${said.join("\n")}`);
     await resend.close();
   };
 }
