@@ -20,9 +20,9 @@ import { loader as postsLoader } from "~/routes/posts";
 /** The loaders' data of a list's page, keyed by route as Remix keys it. */
 type ListLoaderData = { root: Awaited<ReturnType<typeof rootLoader>>; "routes/posts": Awaited<ReturnType<typeof postsLoader>> };
 
-/** The list's loaders for `url` (an address of /posts); null when one answers otherwise (a redirect, a storage fault thrown as a response): Remix answers that. */
-async function loadList(url: URL, request: Request, context: AppLoadContext): Promise<ListLoaderData | null> {
-  const args = { request: new Request(url, { headers: request.headers, signal: request.signal }), params: {}, context };
+/** The list's loaders for `request` (to an address of /posts); null when one answers otherwise (a redirect, a storage fault thrown as a response): Remix answers that. */
+async function loadList(request: Request, context: AppLoadContext): Promise<ListLoaderData | null> {
+  const args = { request, params: {}, context };
   try {
     const [root, posts] = await Promise.all([rootLoader(args), postsLoader(args)]);
     return { root, "routes/posts": posts };
@@ -39,7 +39,7 @@ async function loadList(url: URL, request: Request, context: AppLoadContext): Pr
  */
 export async function searchResults(url: URL, context: AppLoadContext): Promise<{ html: string; data: string } | null> {
   // A visitor's: the server asks only for theirs.
-  const loaderData = await loadList(url, new Request(url), context);
+  const loaderData = await loadList(new Request(url), context);
   const data = loaderData && (await encodeAsRemix({ loaderData, actionData: null, errors: null }));
   if (!loaderData || data === null) return null;
   const { posts, next, tag, limit, q, period, terms } = loaderData["routes/posts"];
@@ -62,7 +62,7 @@ export async function searchResults(url: URL, context: AppLoadContext): Promise<
 export async function searchData(request: Request, context: AppLoadContext): Promise<Response | null> {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.pathname !== "/posts.data" || !url.searchParams.get("q") || url.searchParams.has("_routes")) return null;
-  const loaderData = await loadList(new URL(`/posts${url.search}`, url), request, context);
+  const loaderData = await loadList(new Request(new URL(`/posts${url.search}`, url), { headers: request.headers, signal: request.signal }), context);
   const body = loaderData && (await encodeAsRemix({ root: { data: loaderData.root }, "routes/posts": { data: loaderData["routes/posts"] } }));
   if (body === null) return null;
   const headers = new Headers({ "X-Remix-Response": "yes", "Content-Type": "text/x-script" });
