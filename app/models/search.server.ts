@@ -20,21 +20,36 @@ const cardsOfTexts = sqlite.prepare<{ ids: string; length: number }, PostCard & 
 
 export type SearchHit = PostCard & { body: string };
 
+/** How many hidden articles among its matches a search looks past to fill its page; behind more, the page is short. */
+const HIDDEN_LOOKED_PAST = 100;
+
 /**
- * The first `limit` articles a search finds (~/lib/search searchQueries):
- * those with the words in the title, newest first, then those with them in
- * the text. Each query stops at `limit` rows, so a word most articles have
- * costs no more than a rare one.
+ * The first `limit` readable articles a search finds (~/lib/search
+ * searchQueries): those with the words in the title, newest first, then
+ * those with them in the text. Each query stops at the rows it is asked
+ * for, so a word most articles have costs no more than a rare one. Hidden
+ * articles are in the index too and take places among the matches: while
+ * they leave the page short and more matches may follow, more are asked for
+ * (four times as many, up to HIDDEN_LOOKED_PAST more than `limit`).
  */
 export function searchPosts({ inTitle, inText, limit }: SearchQueries & { limit: number }): SearchHit[] {
+  for (let asked = limit; ; asked = Math.min(asked * 4, limit + HIDDEN_LOOKED_PAST)) {
+    const ids = newestMatchesOf({ inTitle, inText }, asked);
+    const hits = new Map(cardsOfTexts.all({ ids: JSON.stringify(ids), length: EXCERPT_SEARCH_LENGTH }).map(({ textId, ...hit }) => [textId, hit]));
+    const found = ids.flatMap((id) => hits.get(id) ?? []);
+    if (found.length >= limit || ids.length < asked || asked >= limit + HIDDEN_LOOKED_PAST) return found.slice(0, limit);
+  }
+}
+
+/** The search rows of the first `limit` matches, the title's first. */
+function newestMatchesOf({ inTitle, inText }: SearchQueries, limit: number): number[] {
   const ids = inTitles.all({ match: inTitle, limit });
   // Fewer than `limit` are all the title's matches, and the text's include them: its first `limit` without them are the rest.
   if (ids.length < limit) {
     const found = new Set(ids);
     for (const id of inTexts.all({ match: inText, limit })) if (!found.has(id) && ids.length < limit) ids.push(id);
   }
-  const hits = new Map(cardsOfTexts.all({ ids: JSON.stringify(ids), length: EXCERPT_SEARCH_LENGTH }).map(({ textId, ...hit }) => [textId, hit]));
-  return ids.flatMap((id) => hits.get(id) ?? []);
+  return ids;
 }
 
 /** The search row of a post, as post_texts stores it: its tags and the time of its period as words nobody types (~/lib/search tagToken, ~/lib/period-words). */

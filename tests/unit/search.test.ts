@@ -4,7 +4,7 @@ import { periodWords } from "~/lib/period-words";
 import { periodColumns, periodFilterKeys, type PeriodFilter } from "~/lib/periods";
 import { excerptAround, highlight, searchQueries, searchTerms, tagToken } from "~/lib/search";
 import { sqlite } from "~/db/connection.server";
-import { deletePost, deletePostsOf, insertPost, updatePost } from "~/models/posts.server";
+import { deletePost, deletePostsOf, insertPost, setPostHidden, updatePost } from "~/models/posts.server";
 import { indexMissingPosts, searchPosts } from "~/models/search.server";
 import { createUser } from "~/models/users.server";
 
@@ -170,6 +170,25 @@ describe("the search index", () => {
     expect(posts.map((post) => post.title)).toEqual(["Letopis kláštora", "Letopis mesta", ...Array.from({ length: 8 }, (_, i) => `Zápis ${299 - i}`)]);
     expect(find("letopis", null, 180).map((post) => post.id)).not.toContain(inText);
     expect(find("letopis", null, 180).slice(0, 2).map((post) => post.id)).toEqual([newestInTitle, inTitle]);
+  });
+
+  it("fills its page past hidden articles, and looks past at most 100 of them", () => {
+    const older = sqlite.transaction(() => Array.from({ length: 12 }, (_, i) => add(`Skrytá kronika ${i}`, "Text.")))();
+    const newer = sqlite.transaction(() => Array.from({ length: 101 }, (_, i) => add(`Skrytá kronika novšia ${i}`, "Text.")))();
+    const shown = () => find("skryta kronika", null, 10).map((post) => post.title);
+    for (const id of newer.slice(-5)) setPostHidden(id, Date.now());
+    // Five hidden among the first ten matches: the page still has ten, and the next is there for "Načítaj viac".
+    expect(shown()).toEqual(Array.from({ length: 10 }, (_, i) => `Skrytá kronika novšia ${95 - i}`));
+    expect(find("skryta kronika", null, 11).map((post) => post.title)[10]).toBe("Skrytá kronika novšia 85");
+    for (const id of newer) setPostHidden(id, Date.now());
+    // 101 hidden before the first readable one: past the bound, the page is short rather than dear.
+    expect(find("skryta kronika", null, 1)).toEqual([]);
+    setPostHidden(newer[100], null);
+    expect(find("skryta kronika", null, 1).map((post) => post.title)).toEqual(["Skrytá kronika novšia 100"]);
+    setPostHidden(newer[100], Date.now());
+    // A page of 10 reads up to 110 matches: 101 hidden, then the 9 newest of the older ones.
+    expect(shown()).toEqual(Array.from({ length: 9 }, (_, i) => `Skrytá kronika ${11 - i}`));
+    sqlite.prepare("DELETE FROM posts WHERE id IN (SELECT value FROM json_each(?))").run(JSON.stringify([...older, ...newer]));
   });
 
   it("finds within a period by its words in the index, and follows a change of the period", () => {
