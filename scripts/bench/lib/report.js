@@ -49,7 +49,13 @@ const GOALS = [
     meets: (row) => row.requestsPerSecond >= 500 && row.p99 < 50,
   },
   { name: "3. a new search's data p99 < 25 ms", rows: (row) => row.group === "search" && row.newSearch && row.path === "/posts.data", meets: (row) => row.p99 < 25 },
-  { name: "4. signed-in pages ≥ 40 % of the ceiling", rows: (row) => row.group === "signed-in", meets: (row, ceiling) => row.requestsPerSecond >= 0.4 * ceiling },
+  {
+    name: "4. signed-in pages ≥ 40 % of the ceiling",
+    rows: (row) => row.group === "signed-in",
+    meets: (row, ceiling) => row.requestsPerSecond >= 0.4 * ceiling,
+    // The goal is that a signed-in reader gets what a visitor gets: the visitor's same kept page, in the same run.
+    compared: (rows) => rows.find((row) => row.group === "anonymous" && row.path === "/posts"),
+  },
 ];
 
 /** Per goal measured in this run: "met", or the rows short of it with their figures. */
@@ -60,7 +66,8 @@ export function goalLines({ rows }) {
     if (judged.length === 0) return [];
     const short = judged.filter((row) => !goal.meets(row, ceiling));
     const figures = (row) => `\`${row.label}\` (${number(row.requestsPerSecond)} req/s, ${percent(row.requestsPerSecond, ceiling)}, p99 ${number(row.p99)} ms)`;
-    return [`- ${goal.name}: ${short.length === 0 ? "met" : `short: ${short.map(figures).join(", ")}`}`];
+    const compared = short.length > 0 && goal.compared?.(rows);
+    return [`- ${goal.name}: ${short.length === 0 ? "met" : `short: ${short.map(figures).join(", ")}`}${compared ? `; a visitor's ${figures(compared)}` : ""}`];
   });
 }
 
