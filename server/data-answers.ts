@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliCompressSync, constants, deflateSync, gzipSync } from "node:zlib";
+import { pickEncoding, type Encoding } from "./encodings";
 
 /**
  * Remix's data requests (`GET /….data`, what a page with JavaScript asks for
@@ -18,7 +19,7 @@ const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|x-javascript)\b
 /** The middleware's threshold: a body this short is sent as it is. */
 const THRESHOLD = 1024;
 // The middleware's encodings, its preference first (brotli at its quality 4).
-const ENCODERS: Record<string, (body: Buffer) => Buffer> = {
+const ENCODERS: Record<Encoding, (body: Buffer) => Buffer> = {
   br: (body) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
   gzip: (body) => gzipSync(body),
   deflate: (body) => deflateSync(body),
@@ -81,25 +82,6 @@ function withCharset(contentType: string): string {
 
 function compressible(headers: Headers): boolean {
   return COMPRESSIBLE.test(headers.get("content-type") ?? "") && !/\bno-transform\b/i.test(headers.get("cache-control") ?? "");
-}
-
-/** The encoding the compression middleware would choose: the one the client rates highest, brotli before gzip before deflate when equal. */
-export function pickEncoding(header: string | undefined): string | null {
-  if (!header) return null;
-  const rated = new Map<string, number>();
-  for (const part of header.split(",")) {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    rated.set(coding.trim(), q ? Number(q.slice(2)) : 1);
-  }
-  let best: string | null = null;
-  let bestQ = 0;
-  for (const coding of Object.keys(ENCODERS)) {
-    const q = rated.get(coding) ?? rated.get("*") ?? 0;
-    if (q > bestQ) [best, bestQ] = [coding, q];
-  }
-  // The client rates leaving it uncompressed higher.
-  return best !== null && (rated.get("identity") ?? 0) <= bestQ ? best : null;
 }
 
 /** The client's address as Express gave it: the socket's, or behind a trusted proxy the last X-Forwarded-For entry. */

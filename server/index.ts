@@ -21,6 +21,7 @@ import { canonicalImageName, heldImageAnswers, imageAnswers } from "./images";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
 import { createPlainAnswers } from "./plain-answers";
+import { precompressedAssets } from "./precompressed";
 import { createSearchPages } from "./search-pages";
 import { answerAndClose, MeteredRequest, watchBody } from "./request-body";
 import { newNonce, securityHeaders } from "./security";
@@ -161,7 +162,8 @@ app.get("/images/:name", (req, res, next) => answerImage(req, res, req.params.na
 if (viteDevServer) {
   app.use(viteDevServer.middlewares);
 } else {
-  // Built assets carry a content hash in their names: cache them for good.
+  // Built assets carry a content hash in their names: cache them for good. Compressed at build time when the client takes it.
+  app.use("/assets", precompressedAssets("build/compressed/assets", { immutable: true, maxAge: "1y" }));
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", redirect: false }));
   // Only the addresses of the build's other files reach the disk: a page or a data request costs no stat().
   const clientFile = express.static("build/client", { maxAge: "1h", redirect: false });
@@ -249,6 +251,8 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
   const req = incoming as MeteredRequest;
   // Log line, security headers and a fresh CSP nonce for every response.
   const started = performance.now();
+  // As the client asked: Express's mounts and the assets' compressed files change req.url on the way.
+  const url = req.url!;
   const info: { userId: string | null } = { userId: null };
   let logged = false;
   const log = (status: number) => {
@@ -256,7 +260,7 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
     logged = true;
     // A body not read to its end (refused, cut, or not needed for the answer): how much of it was.
     const bodyRead = req.complete ? undefined : req.bodyBytes;
-    logRequest({ method: req.method!, url: req.url!, status, ms: performance.now() - started, userId: info.userId, bodyRead });
+    logRequest({ method: req.method!, url, status, ms: performance.now() - started, userId: info.userId, bodyRead });
   };
   const current = { log, res };
   requestOf.set(req.socket, current);

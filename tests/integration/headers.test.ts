@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { brotliCompressSync, constants } from "node:zlib";
 import { describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
@@ -122,6 +123,44 @@ describe("security headers", () => {
     expect([...bodies][0]).toContain(`${word} 3`);
     expect((await client.request(path)).headers.get("cache-control")).toBe("private, no-store");
     expect((await fetch(`${base}${path}`, { method: "HEAD" })).headers.get("content-encoding")).toBeNull();
+  });
+
+  it("send the built script and stylesheet compressed once at build time when the client takes brotli or gzip, else as before", async () => {
+    const page = await (await fetch(`${base}/posts`)).text();
+    const script = /\/assets\/components-[\w-]+\.js/.exec(page)![0];
+    const stylesheet = /\/assets\/[\w-]+\.css/.exec(page)![0];
+    for (const [asset, type] of [
+      [script, "application/javascript; charset=UTF-8"],
+      [stylesheet, "text/css; charset=UTF-8"],
+    ]) {
+      const bodies = new Set<string>();
+      const sizes: Record<string, number> = {};
+      for (const [accepted, encoding] of [["gzip, deflate, br, zstd", "br"], ["gzip", "gzip"], ["br;q=0.5, gzip", "gzip"], ["deflate", "deflate"], ["identity", null]] as const) {
+        const response = await fetch(`${base}${asset}`, { headers: { "Accept-Encoding": accepted } });
+        expect(response.status).toBe(200);
+        expect(response.headers.get("content-encoding"), `${asset}, ${accepted}`).toBe(encoding);
+        expect(response.headers.get("content-type")).toBe(type);
+        expect(response.headers.get("vary")).toBe("Accept-Encoding");
+        expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+        expectSecurityHeaders(response, `${asset}, ${accepted}`);
+        sizes[encoding ?? "identity"] = Number(response.headers.get("content-length"));
+        bodies.add(await response.text());
+        if (encoding === "br") {
+          // Its own validator: a 304 for the same encoding (fetch would ask past caches with "no-cache" unless told otherwise).
+          const revalidation = { "Accept-Encoding": accepted, "If-None-Match": response.headers.get("etag")!, "Cache-Control": "max-age=0" };
+          const again = await fetch(`${base}${asset}`, { headers: revalidation });
+          expect(again.status).toBe(304);
+        }
+      }
+      // The same file however it was sent, at brotli's highest quality: smaller than the quality 4 it was compressed at on the fly.
+      expect(bodies.size).toBe(1);
+      const plain = Buffer.from([...bodies][0]);
+      expect(sizes.identity).toBe(plain.length);
+      expect(sizes.br).toBeLessThan(brotliCompressSync(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }).length);
+      expect(sizes.gzip).toBeLessThan(plain.length);
+      // The compressed files are not addresses of their own.
+      expect((await fetch(`${base}${asset}.br`)).status).toBe(404);
+    }
   });
 
   it("keep what an author typed as text, however much it looks like a nonce", async () => {
