@@ -17,11 +17,11 @@ import type {} from "~/load-context";
 import { isCrossSiteRequest } from "./csrf";
 import { createDataAnswers, isDataRequest } from "./data-answers";
 import { returnMemoryWhenQuiet } from "./idle-memory";
+import { heldAssetAnswers } from "./held-assets";
 import { canonicalImageName, heldImageAnswers, imageAnswers } from "./images";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
 import { createPlainAnswers } from "./plain-answers";
-import { precompressedAssets } from "./precompressed";
 import { createSearchPages } from "./search-pages";
 import { answerAndClose, MeteredRequest, watchBody } from "./request-body";
 import { newNonce, securityHeaders } from "./security";
@@ -126,6 +126,8 @@ const plainAnswers = createPlainAnswers({ app: app$, tagsFile: viteDevServer ? n
 
 const answerImage = imageAnswers(app$);
 const answerHeldImage = viteDevServer ? undefined : heldImageAnswers(app$, preparedSecurityHeaders);
+// The built scripts and stylesheet, compressed at build time (the dev server's come from Vite).
+const answerHeldAsset = viteDevServer ? undefined : heldAssetAnswers("build/compressed/assets", preparedSecurityHeaders);
 
 const app = express();
 app.disable("x-powered-by");
@@ -162,8 +164,7 @@ app.get("/images/:name", (req, res, next) => answerImage(req, res, req.params.na
 if (viteDevServer) {
   app.use(viteDevServer.middlewares);
 } else {
-  // Built assets carry a content hash in their names: cache them for good. Compressed at build time when the client takes it.
-  app.use("/assets", precompressedAssets("build/compressed/assets", { immutable: true, maxAge: "1y" }));
+  // Built assets carry a content hash in their names: cache them for good.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", redirect: false }));
   // Only the addresses of the build's other files reach the disk: a page or a data request costs no stat().
   const clientFile = express.static("build/client", { maxAge: "1h", redirect: false });
@@ -232,14 +233,16 @@ function plainRead(req: IncomingMessage): boolean {
 
 /**
  * What is ready in memory, asked for by a plain read: an image held at its
- * own address, or a kept page whose reader is known at once. Answered in
+ * own address, a built asset compressed at build time, or a kept page whose
+ * reader is known at once. Answered in
  * one write, without the nonce, the request record or a promise. False when
  * it is not that: the full path then answers it.
  */
 function answeredFromMemory(req: IncomingMessage, res: ServerResponse, info: { userId: string | null }): boolean {
-  if (!answerHeldImage || !pageCache || !plainRead(req) || plainAnswers.answers(req)) return false;
+  if (!answerHeldImage || !answerHeldAsset || !pageCache || !plainRead(req) || plainAnswers.answers(req)) return false;
   const image = canonicalImageName(req.url!);
   if (image !== undefined) return answerHeldImage(req, res, image);
+  if (req.url!.startsWith("/assets/")) return answerHeldAsset(req, res);
   return pageCache.answerKept(req, res, (userId) => (info.userId = userId));
 }
 

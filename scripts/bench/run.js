@@ -17,7 +17,7 @@
 //   npm run bench -- --sizes 1000 --only visitor     # only these groups' rows (and the ceiling)
 //   npm run bench -- --sizes 1000 --only images      # or the rows whose label has this text
 //   options: --sizes 1000,100000  --duration 10  --warmup 3  --connections 50  --keep
-//            --only a,b (groups: anonymous, visitor, signed-in, search, history, timeline; or parts of labels)
+//            --only a,b (groups: anonymous, visitor, assets, signed-in, search, history, timeline; or parts of labels)
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +35,8 @@ import { flatCostLines, goalLines, loadTable, weightTable } from "./lib/report.j
 const IMAGE_POOL_SIZE = 20;
 const SEARCH_CONNECTIONS = 10;
 const HISTORY_CONNECTIONS = 10;
+/** What a browser sends for a script. */
+const BROTLI = { "accept-encoding": "gzip, deflate, br, zstd" };
 /** The revisions of the article whose history is measured (the issue's case: p99 under 50 ms at 10 connections). */
 const REVISIONS = 200;
 const PAGE_SIZE = 9; // cards per list page (app/lib/rules.ts)
@@ -116,7 +118,7 @@ function newSearch(path) {
 }
 
 /** What to load: label (the same for every N), URL, connections, extra headers, group, the process to watch, and the cards a list must show. */
-function targets({ server, ceiling, ceilingWithHeaders, ceilingOfLongList, cookie, data, connections }) {
+function targets({ server, ceiling, ceilingWithHeaders, ceilingOfLongList, ceilingOfScript, cookie, data, connections }) {
   const lists = [
     { path: "/posts", cards: Math.min(PAGE_SIZE, data.size) },
     { path: `/posts?tag=${COMMON_TAG}`, cards: Math.min(PAGE_SIZE, data.tagCounts[COMMON_TAG]) },
@@ -154,6 +156,9 @@ function targets({ server, ceiling, ceilingWithHeaders, ceilingOfLongList, cooki
     ...[...searches, ...newSearches].map((t) => onServer({ ...t, connections: SEARCH_CONNECTIONS, group: "search" })),
     ...history(data).map((t) => onServer({ ...t, connections: HISTORY_CONNECTIONS, group: "history" })),
     ...visitorPages(data).map((t) => onServer({ label: t.path, ...t, connections, group: "visitor" })),
+    // The first view's largest file, as a browser asks for it (brotli), against a bare server replaying the same bytes.
+    onServer({ path: data.mainScript, label: "/assets/… (the main script, brotli)", headers: BROTLI, connections, group: "assets" }),
+    { label: "ceiling replaying the main script instead", url: ceilingOfScript.url, headers: BROTLI, connections, group: "ceiling-other", pid: ceilingOfScript.pid },
     ...timelinePages(data).map((t) => onServer({ label: t.path, ...t, connections: SEARCH_CONNECTIONS, group: "timeline" })),
     { label: "ceiling (replayed /posts)", url: ceiling.url, connections, group: "ceiling", pid: ceiling.pid },
     // The goals are judged against the ceiling above; this one shows what the app's own headers cost the load generator.
@@ -240,10 +245,13 @@ async function benchSize(size, { workDir, pool, options, withPageWeight }) {
   onCleanup(ceilingWithHeaders.stop);
   const ceilingOfLongList = await startCeiling(`${server.url}/posts?limit=90`, { "accept-encoding": "gzip" }, dataDir, { name: "limit-90" });
   onCleanup(ceilingOfLongList.stop);
+  data.mainScript = /\/assets\/components-[\w-]+\.js/.exec(await (await fetch(`${server.url}/posts`)).text())[0];
+  const ceilingOfScript = await startCeiling(`${server.url}${data.mainScript}`, BROTLI, dataDir, { name: "main-script" });
+  onCleanup(ceilingOfScript.stop);
 
   const rows = [];
   // --only: the rows asked for (by group or by a part of their label), and the ceiling they are compared with.
-  const list = targets({ server, ceiling, ceilingWithHeaders, ceilingOfLongList, cookie, data: { size, ...data }, connections: options.connections }).filter(
+  const list = targets({ server, ceiling, ceilingWithHeaders, ceilingOfLongList, ceilingOfScript, cookie, data: { size, ...data }, connections: options.connections }).filter(
     (target) => options.only.length === 0 || target.group.startsWith("ceiling") || options.only.some((part) => target.group === part || target.label.includes(part)),
   );
   for (const target of list) {
@@ -256,6 +264,7 @@ async function benchSize(size, { workDir, pool, options, withPageWeight }) {
   await ceiling.stop();
   await ceilingWithHeaders.stop();
   await ceilingOfLongList.stop();
+  await ceilingOfScript.stop();
   await server.stop();
   const peakRssMb = Math.max(...rows.filter((row) => !row.group.startsWith("ceiling")).map((row) => row.peakRssMb));
   return { size, ...data, startSeconds, ceilingBodyBytes: ceiling.bodyBytes, longListBodyBytes: ceilingOfLongList.bodyBytes, peakRssMb, rows, pageWeight };
