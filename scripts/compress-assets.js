@@ -2,7 +2,7 @@
 // middleware's threshold), compressed once at the highest levels, brotli
 // (quality 11) and gzip (level 9), into build/compressed/assets/<name>.br and
 // .gz. The server holds them and sends them to clients that take them
-// (server/held-assets.ts) instead of compressing the same files on every
+// (server/held-files.ts) instead of compressing the same files on every
 // request at brotli's quality 4: the first view's JavaScript is 13 % smaller,
 // and the main bundle costs the server 0.1 ms instead of 10.
 //   node scripts/compress-assets.js

@@ -17,7 +17,7 @@ import type {} from "~/load-context";
 import { isCrossSiteRequest } from "./csrf";
 import { createDataAnswers, isDataRequest } from "./data-answers";
 import { returnMemoryWhenQuiet } from "./idle-memory";
-import { heldAssetAnswers } from "./held-assets";
+import { heldFileAnswers } from "./held-files";
 import { canonicalImageName, heldImageAnswers, imageAnswers } from "./images";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
@@ -126,8 +126,10 @@ const plainAnswers = createPlainAnswers({ app: app$, tagsFile: viteDevServer ? n
 
 const answerImage = imageAnswers(app$);
 const answerHeldImage = viteDevServer ? undefined : heldImageAnswers(app$, preparedSecurityHeaders);
-// The built scripts and stylesheet, compressed at build time (the dev server's come from Vite).
-const answerHeldAsset = viteDevServer ? undefined : heldAssetAnswers("build/compressed/assets", preparedSecurityHeaders);
+// The built scripts and stylesheet (compressed at build time) and the site's pictures (the dev server's come from Vite).
+const answerHeldFile = viteDevServer
+  ? undefined
+  : heldFileAnswers({ compressedAssets: "build/compressed/assets", pictures: "build/client/img", securityHeaders: preparedSecurityHeaders });
 
 const app = express();
 app.disable("x-powered-by");
@@ -233,16 +235,16 @@ function plainRead(req: IncomingMessage): boolean {
 
 /**
  * What is ready in memory, asked for by a plain read: an image held at its
- * own address, a built asset compressed at build time, or a kept page whose
- * reader is known at once. Answered in
+ * own address, a file of the build (a script compressed at build time, a
+ * picture of the site), or a kept page whose reader is known at once. Answered in
  * one write, without the nonce, the request record or a promise. False when
  * it is not that: the full path then answers it.
  */
 function answeredFromMemory(req: IncomingMessage, res: ServerResponse, info: { userId: string | null }): boolean {
-  if (!answerHeldImage || !answerHeldAsset || !pageCache || !plainRead(req) || plainAnswers.answers(req)) return false;
+  if (!answerHeldImage || !answerHeldFile || !pageCache || !plainRead(req) || plainAnswers.answers(req)) return false;
   const image = canonicalImageName(req.url!);
   if (image !== undefined) return answerHeldImage(req, res, image);
-  if (req.url!.startsWith("/assets/")) return answerHeldAsset(req, res);
+  if (answerHeldFile(req, res)) return true;
   return pageCache.answerKept(req, res, (userId) => (info.userId = userId));
 }
 

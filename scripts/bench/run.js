@@ -205,6 +205,8 @@ function visitorPages({ samplePost }) {
     { path: `/feed.xml?tag=${encodeURIComponent(COMMON_TAG)}`, label: "/feed.xml?tag=…" },
     { path: "/sitemap.xml" },
     { path: "/robots.txt" },
+    // The list's background, asked for by every first view of it.
+    { path: "/img/posts-bg-800.webp" },
     { path: `/posts/${samplePost.id}/history`, label: "/posts/:id/history (visitor)" },
     { path: "/moderation" },
   ];

@@ -163,6 +163,28 @@ describe("security headers", () => {
     }
   });
 
+  it("send the site's pictures with the headers static files had, 304s and ranges", async () => {
+    for (const [picture, type] of [
+      ["/img/posts-bg-800.webp", "image/webp"],
+      ["/img/banner.jpg", "image/jpeg"],
+    ]) {
+      const response = await fetch(`${base}${picture}`);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(response.status).toBe(200);
+      expectSecurityHeaders(response, picture);
+      expect([response.headers.get("content-type"), response.headers.get("cache-control"), response.headers.get("accept-ranges")]).toEqual([type, "public, max-age=3600", "bytes"]);
+      expect([response.headers.get("content-encoding"), response.headers.get("vary")]).toEqual([null, null]);
+      expect(Number(response.headers.get("content-length"))).toBe(bytes.length);
+      expect(response.headers.get("etag")).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+      const again = await fetch(`${base}${picture}`, { headers: { "If-None-Match": response.headers.get("etag")!, "Cache-Control": "max-age=0" } });
+      expect(again.status).toBe(304);
+      const head = await fetch(`${base}${picture}`, { method: "HEAD" });
+      expect([head.status, head.headers.get("content-length"), (await head.arrayBuffer()).byteLength]).toEqual([200, String(bytes.length), 0]);
+      const range = await fetch(`${base}${picture}`, { headers: { Range: "bytes=0-9" } });
+      expect([range.status, Buffer.from(await range.arrayBuffer()).equals(bytes.subarray(0, 10))]).toEqual([206, true]);
+    }
+  });
+
   it("keep what an author typed as text, however much it looks like a nonce", async () => {
     const { client } = await registerUser(base);
     const typed = "@@DEJINY-NONCE-0000000@@";
