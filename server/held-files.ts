@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { ENCODINGS, pickEncoding, type Encoding } from "./encodings";
-import { isFresh } from "./images";
+import { sendPrepared, type Prepared } from "./images";
 import { contentSecurityPolicy } from "./security";
 
 /**
@@ -23,7 +23,7 @@ import { contentSecurityPolicy } from "./security";
  * neither encoding, a file that is not held) goes on to Express as before.
  */
 
-type HeldFile = { bytes: Buffer; validators: { etag: string; lastModified: string }; ok: string[]; notModified: string[] };
+type HeldFile = Prepared & { bytes: Buffer };
 /** Per address, the file in each encoding it is held in ("identity": as it is). */
 type Held = Map<string, Map<Encoding | "identity", HeldFile>>;
 
@@ -71,13 +71,7 @@ export function heldFileAnswers({ compressedAssets, pictures, securityHeaders }:
     const encoding = files.has("identity") ? "identity" : pickEncoding(req.headers["accept-encoding"], ENCODINGS.filter((candidate) => files.has(candidate)));
     if (!encoding) return false;
     const file = files.get(encoding)!;
-    if (isFresh(req.headers, file.validators)) {
-      res.writeHead(304, file.notModified);
-      res.end();
-    } else {
-      res.writeHead(200, file.ok);
-      res.end(req.method === "HEAD" ? undefined : file.bytes);
-    }
+    sendPrepared(req, res, file, file.bytes);
     return true;
   };
 }

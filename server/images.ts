@@ -114,7 +114,19 @@ export function imageAnswers(app$: Pick<AppForServer, "openImage" | "storageFaul
   };
 }
 
-type Prepared = { notModified: string[]; ok: string[]; validators: Validators };
+/** A file's whole header lists, made once: for a 304, and for the file itself. */
+export type Prepared = { notModified: string[]; ok: string[]; validators: Validators };
+
+/** A 304 when the reader has the file, else the file (its head only, for HEAD), each in one write of its prepared headers. */
+export function sendPrepared(req: IncomingMessage, res: ServerResponse, headers: Prepared, bytes: Buffer): void {
+  if (isFresh(req.headers, headers.validators)) {
+    res.writeHead(304, headers.notModified);
+    res.end();
+  } else {
+    res.writeHead(200, headers.ok);
+    res.end(req.method === "HEAD" ? undefined : bytes);
+  }
+}
 
 /**
  * Answers GET and HEAD of `/images/<name>` (a canonical name) when the
@@ -138,13 +150,7 @@ export function heldImageAnswers(app$: Pick<AppForServer, "heldImage">, security
     if (!file) return false;
     const headers = prepared.get(file) ?? prepare(name, file);
     res.setTimeout(idleMs, letGo);
-    if (isFresh(req.headers, headers.validators)) {
-      res.writeHead(304, headers.notModified);
-      res.end();
-    } else {
-      res.writeHead(200, headers.ok);
-      res.end(req.method === "HEAD" ? undefined : file.bytes);
-    }
+    sendPrepared(req, res, headers, file.bytes);
     return true;
   };
 }

@@ -256,7 +256,7 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
   const req = incoming as MeteredRequest;
   // Log line, security headers and a fresh CSP nonce for every response.
   const started = performance.now();
-  // As the client asked: Express's mounts and the assets' compressed files change req.url on the way.
+  // As the client asked: Express's mounts (/assets) change req.url on the way.
   const url = req.url!;
   const info: { userId: string | null } = { userId: null };
   let logged = false;
