@@ -53,6 +53,20 @@ describe("a production start, as the container does it", () => {
     expect(register.headers.getSetCookie().join()).toMatch(/; Secure/i);
   });
 
+  it("logs each request at the address it asked for, a built file's too (Express's mounts rewrite it on the way)", async () => {
+    const base = server.url.replace("0.0.0.0", "127.0.0.1");
+    const stylesheet = /\/assets\/[\w-]+\.css/.exec(await (await fetch(`${base}/posts`)).text())![0];
+    // Plain, through Express's /assets mount.
+    await (await fetch(`${base}${stylesheet}`, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const logged = server
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { path: string });
+    expect(logged.map((line) => line.path)).toContain(stylesheet);
+  });
+
   it("publishes no demo articles when DEMO_CONTENT=off", async () => {
     const { response, doc } = await getPage(`${server.url.replace("0.0.0.0", "127.0.0.1")}/posts`);
     expect(response.status).toBe(200);
