@@ -23,6 +23,8 @@ export const users = sqliteTable(
     nameSkeleton: text("name_skeleton").notNull().default(""),
     /** The same, confusables first (capitals alike across scripts meet). */
     nameSkeletonCased: text("name_skeleton_cased").notNull().default(""),
+    /** When the owner followed the link mailed to the address; until then the site mails it only that link and reset links. */
+    emailConfirmedAt: integer("email_confirmed_at"),
   },
   // Whether a name is taken is a lookup in each index.
   (t) => [index("users_name_skeleton_idx").on(t.nameSkeleton), index("users_name_skeleton_cased_idx").on(t.nameSkeletonCased)],
@@ -119,6 +121,14 @@ export const revisions = sqliteTable(
     size: integer("size").notNull(),
     /** The article's period as it was (~/lib/periods); empty when none. */
     period: text("period").notNull().default(""),
+    /** Set while moderation hides the revision's title, text, sources and period from everyone but admins (~/services/revision-deletion.server). */
+    textHiddenAt: integer("text_hidden_at"),
+    /** Set while moderation hides its "Čo ste zmenili?". */
+    summaryHiddenAt: integer("summary_hidden_at"),
+    /** Set while moderation hides who saved it. */
+    editorHiddenAt: integer("editor_hidden_at"),
+    /** Set when its hidden parts were erased for good: what was hidden is no longer stored. */
+    erasedAt: integer("erased_at"),
   },
   (t) => [
     // An article's history, newest first, is one range of this index.
@@ -232,6 +242,22 @@ export const passwordResetTokens = sqliteTable(
     usedAt: integer("used_at"),
   },
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
+);
+
+/** Links that confirm an account's e-mail address: as reset tokens, only a hash is kept. */
+export const emailConfirmationTokens = sqliteTable(
+  "email_confirmation_tokens",
+  {
+    /** SHA-256 of the token sent by e-mail. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("email_confirmation_tokens_user_idx").on(t.userId, t.createdAt)],
 );
 
 /**
@@ -430,6 +456,8 @@ export const mailOutbox = sqliteTable(
     /** Random; also the Idempotency-Key Resend is given, so a retry after a lost answer is not a second mail. */
     id: text("id").primaryKey(),
     recipient: text("recipient").notNull(),
+    /** What the mail is, for the outbox's room: account (a confirmation or reset link), decision (moderation's, never dropped) or receipt (gives way first). */
+    kind: text("kind").notNull().default("receipt"),
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html").notNull(),
