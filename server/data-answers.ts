@@ -85,7 +85,7 @@ function compressible(headers: Headers): boolean {
 }
 
 /** The client's address as Express gave it: the socket's, or behind a trusted proxy the last X-Forwarded-For entry. */
-function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   const forwarded = trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",").at(-1)?.trim() : "";
   return forwarded || req.socket.remoteAddress || "unknown";
 }

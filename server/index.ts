@@ -113,7 +113,7 @@ const preparedSecurityHeaders = securityHeaders("", { https: env.secureCookies }
 // The dev server renders every page afresh.
 const pageCache = viteDevServer
   ? undefined
-  : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl, searchPage, securityHeaders: preparedSecurityHeaders });
+  : createPageCache({ pages: app$.pages, render: renderApp, matchRoute, publicUrl: env.publicUrl, searchPage, securityHeaders: preparedSecurityHeaders, trustProxy: env.trustProxy });
 // Data requests (navigations with JavaScript: a search as the reader types) skip Express and its compression stream.
 const dataAnswers = viteDevServer
   ? undefined

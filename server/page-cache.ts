@@ -7,9 +7,11 @@ import { dayOfYear } from "~/lib/dates";
 import { listSearch, readListState } from "~/lib/links";
 import { readCentury } from "~/lib/periods";
 import { PUBLIC_LOG_PATH } from "~/lib/public-log";
+import { REVISION_ID } from "~/lib/revisions";
 import { readTimelineAfter, timelineAfterParam } from "~/lib/timeline-after";
 import { isTag } from "~/lib/tags";
 import type { AppForServer } from "~/server-interface.server";
+import { clientAddress } from "./data-answers";
 import { contentSecurityPolicy } from "./security";
 
 /**
@@ -26,8 +28,11 @@ import { contentSecurityPolicy } from "./security";
  *   pages (an unknown address, a missing article), which do not depend on
  *   the address, so that asking for random addresses costs what a cached page does.
  * - An article's history, by its `page` alone: rendering one is a table of
- *   50 rows, milliseconds each time (a comparison or an old revision has
- *   an address for every pair of revisions: those are rendered each time).
+ *   50 rows, milliseconds each time. An old revision (`revision`) and a
+ *   comparison (`from` and `to`) by those alone, whatever else the address
+ *   has: they never change (but by a write, which empties the cache), and
+ *   rendering one costs a large text or a diff. They are kept with the
+ *   searches: there is an address for every pair of revisions.
  * - Never a hidden article's page or history (only its author and admins
  *   read it, rendered each time): a visitor gets the missing article's page.
  * - The public moderation log (/moderation), by its `page` alone: the route
@@ -215,6 +220,8 @@ type PageCacheOptions = {
   searchPage?: (url: URL, context: AppLoadContext) => Promise<string | null>;
   /** The headers the server gives every answer (server/security.ts); a kept page's own policy replaces theirs. */
   securityHeaders: Record<string, string>;
+  /** Whether the client's address is the proxy's X-Forwarded-For (a page is rendered for whoever asked first). */
+  trustProxy?: boolean;
 };
 
 /** The whole header lists of one entry for one kind of reader, made once: a 304, and the page gzipped or plain. */
@@ -225,7 +232,7 @@ type EntryHeaders = { notModified: string[]; gzipped: string[]; plain: string[] 
  * (rendering and keeping the page first if need be), or returns false when
  * the app must handle the request itself.
  */
-export function createPageCache({ pages, render, matchRoute, publicUrl, searchPage, securityHeaders }: PageCacheOptions) {
+export function createPageCache({ pages, render, matchRoute, publicUrl, searchPage, securityHeaders, trustProxy = false }: PageCacheOptions) {
   const pageStore = new PageStore(pages.dataStamp);
   const searchStore = new PageStore(pages.dataStamp, SEARCH_LIMITS);
   const storeOf = (page: Page) => (page.searched ? searchStore : pageStore);
@@ -286,7 +293,10 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
     if (VISITOR_REDIRECTS.has(address)) return { key: address, status: 302, renderUrl: url, visitorsOnly: true };
     const historyOf = HISTORY_PATH.exec(url.pathname)?.[1];
     if (historyOf !== undefined) {
-      return PAGE_SEARCH.test(url.search) && pages.articleState(historyOf) === "shown" ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
+      if (pages.articleState(historyOf) !== "shown") return null;
+      if (PAGE_SEARCH.test(url.search)) return { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url };
+      const version = versionQuery(url.searchParams);
+      return version ? { key: `${url.pathname}${version}`, status: 200, renderUrl: new URL(`${url.pathname}${version}`, url), searched: true } : null;
     }
     // Its route redirects a page number written otherwise (or past the last): only real pages are kept.
     if (url.pathname === PUBLIC_LOG_PATH) return PAGE_SEARCH.test(url.search) ? { key: `${url.pathname}${url.search}`, status: 200, renderUrl: url } : null;
@@ -396,7 +406,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
   async function fill(page: Page & { signedIn: boolean }, req: IncomingMessage): Promise<Entry | null> {
     const store = storeOf(page);
     const renderedAt = store.version();
-    const context = { clientAddress: req.socket.remoteAddress ?? "unknown", cspNonce: NONCE_PLACEHOLDER };
+    const context = { clientAddress: clientAddress(req, trustProxy), cspNonce: NONCE_PLACEHOLDER };
     // A signed-in reader's search is rendered whole: their pages show who they are.
     const searched = page.searched && !page.signedIn && searchPage ? await searchPage(page.renderUrl, context) : null;
     if (searched !== null) return store.store(page.key, searched, "text/html; charset=utf-8", renderedAt);
@@ -484,6 +494,14 @@ export function sendKept(req: IncomingMessage, res: ServerResponse, body: { plai
   res.setHeader("Content-Length", sent.length);
   if (gzip) res.setHeader("Content-Encoding", "gzip");
   res.end(req.method === "HEAD" ? undefined : sent);
+}
+
+/** An old revision's or a comparison's query as the history route reads it (`revision` first), the rest of the address left out; null for anything else. */
+export function versionQuery(params: URLSearchParams): string | null {
+  const revision = params.get("revision");
+  if (revision !== null) return REVISION_ID.test(revision) ? `?revision=${revision}` : null;
+  const [from, to] = [params.get("from"), params.get("to")];
+  return from !== null && to !== null && REVISION_ID.test(from) && REVISION_ID.test(to) ? `?from=${from}&to=${to}` : null;
 }
 
 function onlyListParams(params: URLSearchParams): boolean {

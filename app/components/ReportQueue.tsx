@@ -34,7 +34,11 @@ export function ReportQueue({ articles, total, values, invalid }: { articles: Qu
               </label>
             )}
             <p>
-              <Link to={`/posts/${article.postId}`}>{article.postTitle}</Link> {article.hidden && <span className="status">skrytý</span>}
+              <Link to={`/posts/${article.postId}`}>{article.postTitle}</Link> {article.hidden && <span className="status">skrytý</span>}{" "}
+              {/* The reported text usually lives in earlier revisions too: the history is where they are hidden. */}
+              <Link to={`/posts/${article.postId}/history`} className="queue-history">
+                História (skryť staršie verzie<span className="visually-hidden"> článku „{article.postTitle}“</span>)
+              </Link>
               {article.own && <span className="status">váš článok</span>}
             </p>
             <ul className="plain-list">

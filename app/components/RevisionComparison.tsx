@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatDateTime, isoTime } from "~/lib/dates";
-import { characterCount, REVISION_MESSAGES, type Comparison, type DiffPart, type FieldDiff, type RevisionInfo } from "~/lib/revisions";
+import { characterCount, HIDDEN_PART_WORDS, REVISION_MESSAGES, type Comparison, type DiffPart, type FieldDiff, type RevisionInfo } from "~/lib/revisions";
 
 /**
  * Two revisions compared: title, text and sources word by word, then tags
@@ -47,7 +47,7 @@ function RevisionLabel({ revision, href }: { revision: RevisionInfo; href: strin
   return (
     <>
       <Link to={href}>verzia {revision.number}</Link> z <time dateTime={isoTime(revision.createdAt)}>{formatDateTime(revision.createdAt)}</time>,{" "}
-      {revision.editorName}
+      {revision.hidden.editor && !revision.editorName ? HIDDEN_PART_WORDS.editor : revision.editorName}
       {revision.summary && <>: {revision.summary}</>}
     </>
   );

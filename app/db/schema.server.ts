@@ -394,6 +394,8 @@ export const moderationDecisions = sqliteTable(
     reason: text("reason").notNull(),
     /** The deciding admin (NULL for the command line); never shown to readers. */
     deciderId: text("decider_id"),
+    /** For a decision on old revisions (hideRevision, eraseRevision, showRevision): which, and which parts, as JSON ({ revisions: [{ id, number }], parts }). */
+    revisions: text("revisions"),
   },
   (t) => [index("moderation_decisions_user_idx").on(t.userId, sql`${t.createdAt} DESC`), index("moderation_decisions_created_idx").on(t.createdAt)],
 );

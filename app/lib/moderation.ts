@@ -47,6 +47,10 @@ export const DECISION_ACTIONS = {
   restore: { label: "Skrytý článok znova zverejnený", choice: "Znova zverejniť", upheld: false, restricts: false },
   // Not a choice of the report queue: the account page's (and the command line's) "remove all articles".
   removeArticles: { label: "Všetky články autora odstránené", choice: "Odstrániť všetky články autora", upheld: true, restricts: true },
+  // The history's: parts of old revisions hidden from everyone but admins, erased for good, or shown again.
+  hideRevision: { label: "Časti staršej verzie článku skryté", choice: "Skryť vybrané časti", upheld: true, restricts: true },
+  eraseRevision: { label: "Časti staršej verzie článku natrvalo vymazané", choice: "Natrvalo vymazať vybrané časti", upheld: true, restricts: true },
+  showRevision: { label: "Skryté časti staršej verzie článku znova zobrazené", choice: "Znova zobraziť vybrané časti", upheld: false, restricts: false },
 } as const;
 export type DecisionAction = keyof typeof DECISION_ACTIONS;
 /** The decisions that restrict an author's article or account: each is a statement of reasons they may contest. */
@@ -81,7 +85,9 @@ export type AppealState = keyof typeof APPEAL_STATES;
 
 /** The ground of a decision, as its statement of reasons names it. */
 export function groundLabel(decision: { ground: string; groundDetail: string }): string {
-  return decision.ground === "reports" ? `hlásenia čitateľov (${decision.groundDetail})` : "vlastný podnet redakcie";
+  if (decision.ground === "reports") return `hlásenia čitateľov (${decision.groundDetail})`;
+  // A decision on old revisions names them (and what of them) here: "vlastný podnet redakcie; verzie 2, 3 (text)".
+  return decision.groundDetail ? `vlastný podnet redakcie; ${decision.groundDetail}` : "vlastný podnet redakcie";
 }
 
 /** What an entry of the moderation log says was done. */
@@ -98,6 +104,9 @@ export const LOG_ACTIONS = {
   decideReports: "Rozhodnutie o hláseniach",
   hideArticle: "Skrytie článku",
   restoreHidden: "Znova zverejnenie skrytého článku",
+  hideRevision: "Skrytie častí staršej verzie",
+  eraseRevision: "Natrvalo vymazanie častí staršej verzie",
+  showRevision: "Znova zobrazenie častí staršej verzie",
   decideAppeal: "Rozhodnutie o námietke",
   deleteAccount: "Zrušenie vlastného účtu",
   createConflict: "Pridanie aktuálneho konfliktu",
@@ -145,6 +154,12 @@ export const MODERATION_MESSAGES = {
   ownArticle: "O hláseniach vášho vlastného článku rozhodne iný administrátor.",
   noSuchAppeal: "Takáto námietka neexistuje.",
   notHidden: "Tento článok nie je skrytý.",
+  ownRestore: "Váš vlastný článok znova zverejní iný administrátor.",
+  ownRevisions: "O verziách vášho vlastného článku či vašich úprav rozhodne iný administrátor.",
+  noRevisionChosen: "Vyberte aspoň jednu staršiu verziu.",
+  currentRevision: "Aktuálnu verziu nemožno skryť: zmeňte ju úpravou článku.",
+  noPartChosen: "Vyberte, čo z verzií skryť: text, popis zmeny alebo meno.",
+  tooManyRevisions: "Naraz môžete rozhodnúť najviac o 50 verziách.",
   disableAdmin: "Autor jedného z článkov je administrátor: jeho účet zablokujete na stránke účtu.",
   currentPassword: "Zadajte svoje súčasné heslo.",
   wrongPassword: "Heslo nie je správne.",

@@ -34,7 +34,33 @@ export function historyPage(raw: string | null, pages: number): number | null {
 }
 
 /** One saved state of an article as its history names it. */
-export type RevisionInfo = { id: string; number: number; editorName: string; createdAt: number; summary: string };
+export type RevisionInfo = { id: string; number: number; editorName: string; createdAt: number; summary: string; hidden: RevisionHiding };
+
+/** What moderation hid of a revision (from everyone but admins), and whether what was hidden is erased for good. */
+export type RevisionHiding = { text: boolean; summary: boolean; editor: boolean; erased: boolean };
+
+/** The parts of a revision moderation may hide: its text (title, text, sources, period, tags, image), its summary, its editor's name. */
+export const REVISION_PARTS = ["text", "summary", "editor"] as const;
+export type RevisionPart = (typeof REVISION_PARTS)[number];
+
+export const REVISION_PART_LABELS: Record<RevisionPart, string> = {
+  text: "text (nadpis, text, zdroje, obdobie)",
+  summary: "popis zmeny",
+  editor: "meno autora úpravy",
+};
+
+/** What a reader sees in place of a hidden part. */
+export const HIDDEN_PART_WORDS = {
+  text: "Text tejto verzie skryla redakcia.",
+  summary: "popis skrytý redakciou",
+  editor: "meno skryté redakciou",
+  erased: "vymazané natrvalo",
+} as const;
+
+/** A revision as someone who may not see hidden parts reads it: the hidden summary and name are not sent at all. */
+export function withoutHiddenParts<T extends RevisionInfo>(revision: T): T {
+  return { ...revision, editorName: revision.hidden.editor ? "" : revision.editorName, summary: revision.hidden.summary ? "" : revision.summary };
+}
 
 /** A revision whole: what readers saw while it was the current one. */
 export type RevisionContent = RevisionInfo & { title: string; content: string; sources: Source[]; tags: string[]; image: string; period: string };
@@ -70,6 +96,8 @@ export const REVISION_MESSAGES = {
   alreadyCurrent: "Táto verzia je aktuálna: niet čo obnoviť.",
   // A form without a revision to be based on (opened before the check existed, or forged).
   staleForm: "Tento formulár na úpravu je zastaraný. Vaše zmeny nie sú uložené: pozrite si rozdiel oproti aktuálnemu článku nižšie a uložte znova.",
+  staleRestore: "Tento formulár na obnovenie je zastaraný: nič nebolo obnovené. Otvorte verziu znova a potvrďte obnovenie.",
+  restoreNotMade: "Nič nebolo obnovené: pozrite si históriu a rozhodnite znova.",
   confirmRestore: "Obnoviť túto verziu? Vznikne nová verzia s jej nadpisom, textom a zdrojmi; história ostane celá.",
 } as const;
 

@@ -40,6 +40,17 @@ const appealColumns = {
   appealReason: appeals.reason,
 };
 
+/** The newest decision that hid this article (hide, or disable with it): whose reporters hear when it is shown again. */
+export function lastHidingOf(postId: string): Decision | undefined {
+  return db
+    .select()
+    .from(moderationDecisions)
+    .where(and(eq(moderationDecisions.postId, postId), inArray(moderationDecisions.action, ["hide", "disable"])))
+    .orderBy(desc(moderationDecisions.id))
+    .limit(1)
+    .get();
+}
+
 /** The decisions that restrict an account (its statements of reasons), newest first, each with its appeal. */
 export function listStatementsOf(userId: string, limit: number) {
   return db
@@ -57,15 +68,18 @@ export function countStatementsOf(userId: string): number {
 }
 
 /** The decisions of some reports (a reader's "Moje hlásenia"), each with its appeal's outcome once decided. */
-export function decisionsByIds(ids: number[]): Map<number, Decision & { appealState: string | null }> {
+export function decisionsByIds(ids: number[]): Map<number, Decision & { appealState: string | null; shownAgain: boolean }> {
   if (ids.length === 0) return new Map();
+  // A hidden article shown again by a later decision ("Znova zverejniť"): the hiding no longer stands.
+  const shownAgain = sql<number>`${moderationDecisions.action} IN ('hide', 'disable') AND EXISTS (SELECT 1 FROM moderation_decisions later
+    WHERE later.post_id = ${moderationDecisions.postId} AND later.action = 'restore' AND later.id > ${moderationDecisions.id})`;
   const rows = db
-    .select({ decision: moderationDecisions, appealState: sql<string | null>`CASE WHEN ${appeals.state} != 'open' THEN ${appeals.state} END` })
+    .select({ decision: moderationDecisions, appealState: sql<string | null>`CASE WHEN ${appeals.state} != 'open' THEN ${appeals.state} END`, shownAgain })
     .from(moderationDecisions)
     .leftJoin(appeals, eq(appeals.decisionId, moderationDecisions.id))
     .where(sql`${moderationDecisions.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
     .all();
-  return new Map(rows.map((row) => [row.decision.id, { ...row.decision, appealState: row.appealState }]));
+  return new Map(rows.map((row) => [row.decision.id, { ...row.decision, appealState: row.appealState, shownAgain: Boolean(row.shownAgain) }]));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { RevisionContent, RevisionInfo } from "~/lib/revisions";
+import type { RevisionContent, RevisionHiding, RevisionInfo, RevisionPart } from "~/lib/revisions";
 import { sqlite } from "~/db/connection.server";
 
 /**
@@ -8,6 +8,16 @@ import { sqlite } from "~/db/connection.server";
  * article's row as that write left it, so no caller can record a state the
  * article never had.
  */
+
+// An erased name stays erased, whatever the account is called now.
+const editorName = "CASE WHEN r.erased_at IS NOT NULL AND r.editor_hidden_at IS NOT NULL THEN '' ELSE coalesce(u.display_name, r.editor_name) END AS editorName";
+const hidingColumns = "r.text_hidden_at AS textHiddenAt, r.summary_hidden_at AS summaryHiddenAt, r.editor_hidden_at AS editorHiddenAt, r.erased_at AS erasedAt";
+
+type HidingColumns = { textHiddenAt: number | null; summaryHiddenAt: number | null; editorHiddenAt: number | null; erasedAt: number | null };
+
+function hidingOf({ textHiddenAt, summaryHiddenAt, editorHiddenAt, erasedAt }: HidingColumns): RevisionHiding {
+  return { text: textHiddenAt !== null, summary: summaryHiddenAt !== null, editor: editorHiddenAt !== null, erased: erasedAt !== null };
+}
 
 /** The SQL of this module, exported for tests/unit/query-plans.test.ts: each is index lookups and ranges only. */
 export const revisionQueries = {
@@ -23,15 +33,15 @@ export const revisionQueries = {
   WHERE p.id = :postId`,
   // Newest first by revisions_post_number_idx; one row more than shown, the revision before the page's last, for its change.
   page: `
-  SELECT r.id, r.number, coalesce(u.display_name, r.editor_name) AS editorName, r.created_at AS createdAt, r.summary, r.size
+  SELECT r.id, r.number, ${editorName}, r.created_at AS createdAt, r.summary, r.size, ${hidingColumns}
   FROM revisions r LEFT JOIN users u ON u.id = r.editor_id
   WHERE r.post_id = :postId
   ORDER BY r.number DESC
   LIMIT :limit + 1 OFFSET :offset`,
   // One revision by its key, only if it is this article's: another article's revision is not found.
   one: `
-  SELECT r.id, r.number, coalesce(u.display_name, r.editor_name) AS editorName, r.created_at AS createdAt, r.summary,
-    r.title, r.content, r.sources, r.tags, r.image, r.period
+  SELECT r.id, r.number, ${editorName}, r.created_at AS createdAt, r.summary,
+    r.title, r.content, r.sources, r.tags, r.image, r.period, r.editor_id AS editorId, ${hidingColumns}
   FROM revisions r LEFT JOIN users u ON u.id = r.editor_id
   WHERE r.id = :id AND r.post_id = :postId`,
 };
@@ -57,19 +67,53 @@ export type RevisionEntry = RevisionInfo & {
   change: number;
 };
 
-const revisionsPage = sqlite.prepare<{ postId: string; limit: number; offset: number }, Omit<RevisionEntry, "change"> & { size: number }>(revisionQueries.page);
+type PageRow = Omit<RevisionEntry, "change" | "hidden"> & HidingColumns & { size: number };
+const revisionsPage = sqlite.prepare<{ postId: string; limit: number; offset: number }, PageRow>(revisionQueries.page);
 
-/** A page of an article's revisions, newest first, each with its size change. */
+/** A page of an article's revisions, newest first, each with its size change (hidden parts included: the caller shows them to admins only). */
 export function listRevisions(postId: string, page: { offset: number; limit: number }): RevisionEntry[] {
   const rows = revisionsPage.all({ postId, ...page });
-  return rows.slice(0, page.limit).map(({ size, ...row }, i) => ({ ...row, change: size - (rows[i + 1]?.size ?? 0) }));
+  return rows.slice(0, page.limit).map(({ size, textHiddenAt, summaryHiddenAt, editorHiddenAt, erasedAt, ...row }, i) => ({
+    ...row,
+    hidden: hidingOf({ textHiddenAt, summaryHiddenAt, editorHiddenAt, erasedAt }),
+    change: size - (rows[i + 1]?.size ?? 0),
+  }));
 }
 
-type RevisionRow = Omit<RevisionContent, "sources" | "tags"> & { sources: string; tags: string };
+/** A revision whole, with who saved it (NULL once the account is gone or the name erased). */
+export type StoredRevision = RevisionContent & { editorId: string | null };
+type RevisionRow = Omit<StoredRevision, "sources" | "tags" | "hidden"> & HidingColumns & { sources: string; tags: string };
 const revisionById = sqlite.prepare<{ id: string; postId: string }, RevisionRow>(revisionQueries.one);
 
-/** A revision of this article, whole; undefined for any other id. */
-export function getRevision(postId: string, id: string): RevisionContent | undefined {
+/** A revision of this article, whole (hidden parts included: the caller decides who reads them); undefined for any other id. */
+export function getRevision(postId: string, id: string): StoredRevision | undefined {
   const row = revisionById.get({ id, postId });
-  return row && { ...row, sources: JSON.parse(row.sources) as RevisionContent["sources"], tags: JSON.parse(row.tags) as string[] };
+  if (!row) return undefined;
+  const { textHiddenAt, summaryHiddenAt, editorHiddenAt, erasedAt, ...rest } = row;
+  return { ...rest, hidden: hidingOf({ textHiddenAt, summaryHiddenAt, editorHiddenAt, erasedAt }), sources: JSON.parse(row.sources) as RevisionContent["sources"], tags: JSON.parse(row.tags) as string[] };
+}
+
+const PART_COLUMNS: Record<RevisionPart, string> = { text: "text_hidden_at", summary: "summary_hidden_at", editor: "editor_hidden_at" };
+
+/** Hide (a time) or show again (null) these parts of revisions of one article; erased parts stay hidden. How many rows changed. */
+export function setRevisionsHidden(postId: string, ids: string[], parts: RevisionPart[], at: number | null): number {
+  if (ids.length === 0 || parts.length === 0) return 0;
+  const set = parts.map((part) => `${PART_COLUMNS[part]} = ${at === null ? "NULL" : "coalesce(" + PART_COLUMNS[part] + ", :at)"}`).join(", ");
+  const statement = sqlite.prepare(`UPDATE revisions SET ${set} WHERE post_id = :postId AND erased_at IS NULL AND id IN (SELECT value FROM json_each(:ids))`);
+  return statement.run({ postId, ids: JSON.stringify(ids), ...(at === null ? {} : { at }) }).changes;
+}
+
+/**
+ * Erase for good these parts of revisions (hiding them too): the text's
+ * fields, the summary, the editor's name and link to the account. The row
+ * stays (its number, date and size) and says it was erased.
+ */
+export function eraseRevisionParts(postId: string, ids: string[], parts: RevisionPart[], at: number): number {
+  const erase: Record<RevisionPart, string> = {
+    text: "title = '', content = '', sources = '[]', period = '', text_hidden_at = coalesce(text_hidden_at, :at)",
+    summary: "summary = '', summary_hidden_at = coalesce(summary_hidden_at, :at)",
+    editor: "editor_name = '', editor_id = NULL, editor_hidden_at = coalesce(editor_hidden_at, :at)",
+  };
+  const set = [...parts.map((part) => erase[part]), "erased_at = :at"].join(", ");
+  return sqlite.prepare(`UPDATE revisions SET ${set} WHERE post_id = :postId AND id IN (SELECT value FROM json_each(:ids))`).run({ postId, at, ids: JSON.stringify(ids) }).changes;
 }

@@ -48,6 +48,7 @@ export default function MyReports() {
                 </p>
                 {report.decision && <p>Odôvodnenie: {report.decision.reason}</p>}
                 {report.decision?.reversed && <p>Autor sa ohradil a iný administrátor mu vyhovel: toto rozhodnutie už neplatí.</p>}
+                {report.decision?.shownAgain && !report.decision.reversed && <p>Redakcia článok neskôr znova zverejnila: toto rozhodnutie už neplatí.</p>}
               </li>
             ))}
           </ul>

@@ -5,89 +5,70 @@ import { ErrorPage } from "~/components/ErrorPage";
 import { OldRevision } from "~/components/OldRevision";
 import { Pager } from "~/components/Pager";
 import { RevisionComparison } from "~/components/RevisionComparison";
+import { HiddenNote, REVISION_MODERATION_FORM, RevisionModeration, type EraseToConfirm } from "~/components/RevisionModeration";
 import { formatDateTime, isoTime } from "~/lib/dates";
-import { editCount, historyPage, REVISIONS_PER_PAGE, sizeChange } from "~/lib/revisions";
-import { canModify } from "~/lib/rules";
+import { editCount, HIDDEN_PART_WORDS, sizeChange } from "~/lib/revisions";
 import { pageTitle } from "~/lib/site";
-import { countRevisions, listRevisions } from "~/models/revisions.server";
-import { BusyError, retryAfter } from "~/services/concurrency.server";
+import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { HIDDEN_PAGE_HEADERS } from "~/services/hidden-articles.server";
 import { mayChangePost, readablePost } from "~/services/posts.server";
-import { compareRevisions, findRevision, restoreRevision } from "~/services/revisions.server";
-import { getCurrentUser, type CurrentUser } from "~/services/session.server";
+import { findRevision, restoreRevision } from "~/services/revisions.server";
+import { getCurrentUser } from "~/services/session.server";
+import { decideFromForm, historyOf, isRevisionDecision, notFound } from "./posts_.$postId_.history.server";
 
 /**
  * An article's history, for everyone: its revisions newest first, paged with
  * plain links, with a GET form comparing two (`?from=…&to=…`); one old
  * revision as readers saw it (`?revision=…`, not indexed), from where its
- * author or an admin restores it (a POST, confirmed in a second step). The
- * list's pages are kept in the page cache (server/page-cache.ts), emptied by
- * any write of an article, so of its revisions too; a comparison and an old
- * revision are rendered each time.
+ * author or an admin restores it (a POST, confirmed in a second step).
+ * Admins also hide parts of old revisions from everyone else, show them
+ * again or erase them (revision-deletion.server). The list's pages, a
+ * comparison and an old revision are kept in the page cache
+ * (server/page-cache.ts), emptied by any write of an article or a revision;
+ * each comparison is worked out only once (revision-diff.server).
  */
 
 const historyHref = (postId: string, query = "") => `/posts/${postId}/history${query}`;
 
-function notFound(): never {
-  throw data(null, { status: 404 });
-}
-
-/** Too many comparisons waiting for the diff worker: 503, come back in a moment. */
-function busy(error: unknown): never {
-  if (error instanceof BusyError) throw data(null, { status: 503, headers: retryAfter(503) });
-  throw error;
-}
-
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);
   // A hidden article's history is its author's and the admins' only, as the article is.
   const post = readablePost(params.postId ?? "", user) ?? notFound();
-  const page = await historyOf(post, user, new URL(request.url).searchParams);
+  const page = await historyOf(post, user, new URL(request.url).searchParams, context.clientAddress);
   return post.hiddenAt === null ? page : data(page, { headers: HIDDEN_PAGE_HEADERS });
-}
-
-/** The list, a comparison or an old revision, as the address asks. */
-async function historyOf(post: NonNullable<ReturnType<typeof readablePost>>, user: CurrentUser | null, query: URLSearchParams) {
-  const article = { id: post.id, title: post.title, hidden: post.hiddenAt !== null };
-  if (query.has("revision")) {
-    const revision = findRevision(post.id, query.get("revision")) ?? notFound();
-    return {
-      mode: "revision" as const,
-      post: article,
-      revision,
-      // Only the article's own image has its size kept (images do not change on edits today).
-      image: revision.image === post.image ? { key: post.image, width: post.imageWidth, height: post.imageHeight } : null,
-      current: revision.number === countRevisions(post.id),
-      mayRestore: canModify(user, post),
-    };
-  }
-  if (query.has("from") || query.has("to")) {
-    const comparison = await compareRevisions(post.id, query.get("from"), query.get("to")).catch(busy);
-    return { mode: "compare" as const, post: article, comparison: comparison ?? notFound() };
-  }
-  const total = countRevisions(post.id);
-  const pages = Math.max(1, Math.ceil(total / REVISIONS_PER_PAGE));
-  const page = historyPage(query.get("page"), pages) ?? notFound();
-  const revisions = listRevisions(post.id, { offset: (page - 1) * REVISIONS_PER_PAGE, limit: REVISIONS_PER_PAGE });
-  return { mode: "list" as const, post: article, total, page, pages, revisions };
 }
 
 /** A thrown answer's headers (the busy answer's Retry-After), or a hidden article's, on the document too: Remix sends a route's headers only through this export. */
 export const headers: HeadersFunction = ({ errorHeaders, loaderHeaders }) => errorHeaders ?? loaderHeaders;
 
-const NO_ANSWER = { error: null as string | null, confirmRestore: false };
+const NO_ANSWER = { error: null as string | null, confirmRestore: false, eraseToConfirm: null as EraseToConfirm | null, moderationError: null as string | null };
 
-/** Restore a revision (its author or an admin; the posts service decides). Without `confirm=yes` it answers with the confirmation step. */
+/**
+ * Restore a revision (its author or an admin; the posts service decides):
+ * without `confirm=yes` it answers with the confirmation step. An admin's
+ * decision on revisions (hideRevision, showRevision, eraseRevision).
+ */
 export async function action({ params, request }: ActionFunctionArgs) {
-  const permission = mayChangePost(await getCurrentUser(request), params.postId ?? "");
+  const user = await getCurrentUser(request);
+  const permission = mayChangePost(user, params.postId ?? "");
   if (!permission.ok && permission.status === 404) notFound();
-  if (!permission.ok) return data({ ...NO_ANSWER, error: permission.error }, { status: permission.status });
   const form = await readForm(request);
-  if (form.get("intent") !== "restore") return data(NO_ANSWER, { status: 400 });
+  const intent = form.get("intent");
+  // Back to the page the form was on: an old revision's (its address names it), or the list.
+  const shownRevision = new URL(request.url).searchParams.get("revision");
+  const back = historyHref(params.postId ?? "", shownRevision ? `?revision=${encodeURIComponent(shownRevision)}` : "");
+  if (isRevisionDecision(intent)) {
+    if (!user?.isAdmin) notFound();
+    const decided = decideFromForm(user, params.postId ?? "", intent, form);
+    if (!decided.ok) return data({ ...NO_ANSWER, moderationError: decided.error }, { status: decided.status });
+    return decided.confirm ? { ...NO_ANSWER, eraseToConfirm: decided.confirm } : redirect(back, 303);
+  }
+  if (!permission.ok) return data({ ...NO_ANSWER, error: permission.error }, { status: permission.status });
+  if (intent !== "restore") return data(NO_ANSWER, { status: 400 });
   const revisionId = String(form.get("revision") ?? "");
   if (form.get("confirm") !== "yes") return findRevision(permission.post.id, revisionId) ? { ...NO_ANSWER, confirmRestore: true } : notFound();
-  const result = restoreRevision(permission, revisionId);
+  const result = restoreRevision(permission, revisionId, form);
   if (!result.ok && result.status === 404) notFound();
   if (!result.ok) return data({ ...NO_ANSWER, error: result.error }, { status: result.status, headers: retryAfter(result.status) });
   return redirect(historyHref(permission.post.id), 303);
@@ -97,6 +78,14 @@ export default function PostHistory() {
   const loaded = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const { post } = loaded;
+  const moderation = (revision?: string) => (
+    <RevisionModeration
+      action={historyHref(post.id, revision ? `?revision=${revision}` : "")}
+      revision={revision}
+      error={answer?.moderationError ?? null}
+      eraseToConfirm={answer?.eraseToConfirm ?? null}
+    />
+  );
   if (loaded.mode === "revision") {
     return (
       <OldRevision
@@ -105,6 +94,7 @@ export default function PostHistory() {
         error={answer?.error ?? null}
         href={historyHref(post.id, `?revision=${loaded.revision.id}`)}
         historyHref={historyHref(post.id)}
+        moderation={loaded.mayModerate && !loaded.current ? moderation(loaded.revision.id) : null}
       />
     );
   }
@@ -115,11 +105,17 @@ export default function PostHistory() {
         <p>
           <Link to={`/posts/${post.id}`}>„{post.title}“</Link> · <Link to={historyHref(post.id)}>História článku</Link>
         </p>
-        <RevisionComparison comparison={loaded.comparison} revisionHref={(id) => historyHref(post.id, `?revision=${id}`)} />
+        {loaded.comparison ? (
+          <RevisionComparison comparison={loaded.comparison} revisionHref={(id) => historyHref(post.id, `?revision=${id}`)} />
+        ) : (
+          <p className="revision-notice">Text jednej z porovnávaných verzií skryla redakcia: toto porovnanie nie je k dispozícii.</p>
+        )}
       </main>
     );
   }
-  const { total, page, pages, revisions } = loaded;
+  const { total, page, pages, revisions, mayModerate } = loaded;
+  // Revisions whose text a reader may not see are left out of the comparison; the newest two of the rest are chosen at first.
+  const comparable = revisions.filter((revision) => mayModerate || !revision.hidden.text);
   return (
     <main id="obsah" className="page history-page">
       <h1>História článku</h1>
@@ -133,6 +129,7 @@ export default function PostHistory() {
           <thead>
             <tr>
               <th scope="col">Verzia</th>
+              {mayModerate && <th scope="col">Vybrať</th>}
               <th scope="col">Od</th>
               <th scope="col">Po</th>
               <th scope="col">Kedy</th>
@@ -142,38 +139,55 @@ export default function PostHistory() {
             </tr>
           </thead>
           <tbody>
-            {revisions.map((revision, i) => (
-              <tr key={revision.id}>
-                <th scope="row" data-label="Verzia">
-                  <Link to={historyHref(post.id, `?revision=${revision.id}`)}>
-                    {revision.number}.
-                  </Link>
-                </th>
-                <td data-label="Od" className="history-pick">
-                  <input type="radio" name="from" value={revision.id} defaultChecked={i === 1} aria-label={`Porovnať od verzie ${revision.number}`} />
-                </td>
-                <td data-label="Po" className="history-pick">
-                  <input type="radio" name="to" value={revision.id} defaultChecked={i === 0} aria-label={`Porovnať po verziu ${revision.number}`} />
-                </td>
-                <td data-label="Kedy">
-                  <time dateTime={isoTime(revision.createdAt)}>{formatDateTime(revision.createdAt)}</time>
-                </td>
-                <td data-label="Kto">{revision.editorName}</td>
-                <td data-label="Popis zmeny">{revision.summary || (revision.number === 1 ? "Uverejnenie" : "bez popisu")}</td>
-                <td data-label="Znaky" className="history-size">
-                  {sizeChange(revision.change)}
-                </td>
-              </tr>
-            ))}
+            {revisions.map((revision) => {
+              const textShown = mayModerate || !revision.hidden.text;
+              const pick = comparable.indexOf(revision);
+              return (
+                <tr key={revision.id}>
+                  <th scope="row" data-label="Verzia">
+                    {textShown ? <Link to={historyHref(post.id, `?revision=${revision.id}`)}>{revision.number}.</Link> : <>{revision.number}.</>}{" "}
+                    <HiddenNote hidden={revision.hidden} />
+                  </th>
+                  {mayModerate && (
+                    <td data-label="Vybrať" className="history-pick">
+                      {revision.number !== total && (
+                        <input type="checkbox" name="revision" value={revision.id} form={REVISION_MODERATION_FORM} aria-label={`Vybrať verziu ${revision.number} na moderovanie`} />
+                      )}
+                    </td>
+                  )}
+                  <td data-label="Od" className="history-pick">
+                    {textShown && <input type="radio" name="from" value={revision.id} defaultChecked={pick === 1} aria-label={`Porovnať od verzie ${revision.number}`} />}
+                  </td>
+                  <td data-label="Po" className="history-pick">
+                    {textShown && <input type="radio" name="to" value={revision.id} defaultChecked={pick === 0} aria-label={`Porovnať po verziu ${revision.number}`} />}
+                  </td>
+                  <td data-label="Kedy">
+                    <time dateTime={isoTime(revision.createdAt)}>{formatDateTime(revision.createdAt)}</time>
+                  </td>
+                  <td data-label="Kto">{revision.hidden.editor && !mayModerate ? <i>{HIDDEN_PART_WORDS.editor}</i> : revision.editorName}</td>
+                  <td data-label="Popis zmeny">
+                    {revision.hidden.summary && !mayModerate ? (
+                      <i>{HIDDEN_PART_WORDS.summary}</i>
+                    ) : (
+                      revision.summary || (revision.number === 1 ? "Uverejnenie" : "bez popisu")
+                    )}
+                  </td>
+                  <td data-label="Znaky" className="history-size">
+                    {sizeChange(revision.change)}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
-        {total > 1 && (
+        {comparable.length > 1 && (
           <button type="submit" className="button button-secondary history-compare">
             Porovnať vybrané verzie
           </button>
         )}
       </Form>
       <Pager page={page} pages={pages} hrefOf={(p) => historyHref(post.id, `?page=${p}`)} label="Stránky histórie" />
+      {mayModerate && total > 1 && moderation()}
     </main>
   );
 }

@@ -8,6 +8,7 @@ import { getPost, setPostHidden } from "~/models/posts.server";
 import { getUserById, hasActiveAdminBesides, updateUser } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
 import { mailAppealDecided, mailAppealReceived, mailReportDecisionReversed } from "./moderation-mail.server";
+import { showRevisionsAgain } from "./revision-deletion.server";
 
 /**
  * Appeals: the author whose article or account a decision restricted may
@@ -78,11 +79,12 @@ export function decideAppeal(actor: Actor, appealId: number, outcome: unknown, f
   return { ok: true, message: outcome === "granted" ? "Námietke je vyhovené." : "Námietka je zamietnutá." };
 }
 
-/** What a granted appeal gives back: the article shown again, the account enabled. A deleted article cannot come back (the statement said so). */
+/** What a granted appeal gives back: the article shown again, the account enabled, an old revision's parts shown. A deleted article or an erased revision cannot come back (the statement said so). */
 function undo(decision: NonNullable<ReturnType<typeof getDecision>>): void {
   // A later decision on the same article or account (hidden again, disabled again) stands: it has its own statement and appeal.
   if ((decision.action === "hide" || decision.action === "disable") && decision.postId && getPost(decision.postId) && !decidedAgainAfter(decision, "article")) {
     setPostHidden(decision.postId, null);
   }
   if (decision.action === "disable" && decision.userId && !decidedAgainAfter(decision, "account")) updateUser(decision.userId, { disabledAt: null });
+  if (decision.action === "hideRevision" && decision.postId) showRevisionsAgain(decision.postId, decision.revisions);
 }

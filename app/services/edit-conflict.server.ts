@@ -33,7 +33,7 @@ export function isStale(postId: string, base: number): boolean {
  * base that is missing, malformed or ahead of the article. Undefined when the
  * article is gone; rejects with BusyError when too many comparisons wait.
  */
-export async function editConflict(postId: string, base: number | null, form: FormData): Promise<{ status: number; error: string; conflict: EditConflict } | undefined> {
+export async function editConflict(postId: string, base: number | null, form: FormData, client: string): Promise<{ status: number; error: string; conflict: EditConflict } | undefined> {
   const post = getPost(postId);
   const [last] = listRevisions(postId, { offset: 0, limit: 1 });
   if (!post || !last) return undefined;
@@ -41,11 +41,12 @@ export async function editConflict(postId: string, base: number | null, form: Fo
   const changes = await diffVersions(
     { title: post.title, text: storedToEditable(post.content), sources: sourcesToTyped(post.sources) },
     { title: typed("title"), text: typed("content"), sources: typed("sources") },
+    { client },
   );
   const behind = base !== null && base < last.number;
   return {
     status: behind ? 409 : 400,
     error: behind ? editConflictMessage(last.number - base, last.editorName, formatDateTime(last.createdAt)) : REVISION_MESSAGES.staleForm,
-    conflict: { base: last.number, last: { id: last.id, number: last.number, editorName: last.editorName, createdAt: last.createdAt, summary: last.summary }, changes },
+    conflict: { base: last.number, last: { id: last.id, number: last.number, editorName: last.editorName, createdAt: last.createdAt, summary: last.summary, hidden: last.hidden }, changes },
   };
 }

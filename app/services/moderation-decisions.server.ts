@@ -1,12 +1,12 @@
 import { inTransaction } from "~/db/connection.server";
 import { checkForm, DECISION_FIELDS, decisionSchema, formProblem, reasonSchema } from "~/lib/forms";
 import { DECISION_ACTIONS, decisionLabel, MODERATION_MESSAGES, reasonLabel, type DecisionAction, type ReportDecision } from "~/lib/moderation";
-import { insertDecision } from "~/models/decisions.server";
+import { insertDecision, lastHidingOf } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
-import { listOpenReports, openReportsOf, openReportsOfAuthor, resolveReports } from "~/models/reports.server";
+import { listOpenReports, openReportsOf, openReportsOfAuthor, reporterEmailsOf, resolveReports } from "~/models/reports.server";
 import { getUserById, hasActiveAdminBesides, updateUser } from "~/models/users.server";
 import { logModeration, type Actor } from "./moderation-log.server";
-import { mailFixRequested, mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
+import { mailArticleShownAgain, mailFixRequested, mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
 import { deletePostAs } from "./posts.server";
 import { endAllSessionsOf } from "./session.server";
 
@@ -76,9 +76,14 @@ export function restoreHidden(actor: Actor, postId: string, form: FormData | { r
   const post = getPost(postId);
   if (!post) return refuse(404, "Takýto článok neexistuje.");
   if (!post.hiddenAt) return refuse(409, MODERATION_MESSAGES.notHidden);
+  // Showing one's own hidden article again is a decision on one's own work: another admin makes it, when there is one.
+  if (mustLeaveToOthers(actor, post.authorId)) return refuse(403, MODERATION_MESSAGES.ownRestore);
   inTransaction(() => {
+    const hiding = lastHidingOf(post.id);
     setPostHidden(post.id, null);
     record(actor, post, "restore", reason, []);
+    // Those whose reports the hiding upheld read that it no longer stands.
+    if (hiding) for (const email of reporterEmailsOf(hiding.id)) mailArticleShownAgain(email, { postTitle: post.title, reason });
   });
   return { ok: true, decided: 1, message: "Článok je znova zverejnený." };
 }

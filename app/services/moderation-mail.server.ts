@@ -56,6 +56,16 @@ export function mailReportDecisionReversed(to: string, decision: { postTitle: st
   );
 }
 
+/** A hidden article shown again: the readers whose reports its hiding upheld learn that it no longer stands. */
+export function mailArticleShownAgain(to: string, decision: { postTitle: string; reason: string }): void {
+  send(
+    to,
+    "Skrytý článok je znova zverejnený – Dejiny",
+    [`redakcia znova zverejnila článok „${shown(decision.postTitle)}“, ktorý na základe vášho hlásenia skryla: rozhodnutie o hlásení už neplatí.`, `Odôvodnenie: ${shown(decision.reason)}`],
+    MY_REPORTS,
+  );
+}
+
 /** An upheld report that asks the author to fix the article (it stays published): what to fix, why, on what ground, and where to edit it. */
 export function mailFixRequested(to: string, decision: { postId: string; postTitle: string; reason: string; ground: string; groundDetail: string }): void {
   send(

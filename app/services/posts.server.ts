@@ -261,24 +261,25 @@ export async function savePost(permission: ChangePermission, form: FormData): Pr
     const problem = formProblem(checked.errors, EDIT_POST_FIELDS, POST_MESSAGES.emptyEdit)!;
     return refusal(400, problem.message, problem.invalid);
   }
-  // Based on an older revision (edit-conflict.server.ts): checked before the quota and the sanitiser, and again as it is written.
-  const base = readBaseRevision(form);
-  if (base === null || isStale(permission.post.id, base)) return await staleEdit(permission.post.id, base, form);
+  // Counted first: a save refused as stale costs a comparison, so it is an attempt too.
   const quota = editAttempts(permission.user.id);
   if (!reserve(quota)) return refusal(429, POST_MESSAGES.editQuota);
+  // Based on an older revision (edit-conflict.server.ts): checked before the sanitiser, and again as it is written.
+  const base = readBaseRevision(form);
+  if (base === null || isStale(permission.post.id, base)) return await staleEdit(permission, base, form);
   const content = await storedContent(checked.value.content, "an edited article");
   if (!content.ok) return content;
   const { title, sources, period, summary } = checked.value;
   if (writeRevision(permission, { title, content: content.html, sources: sourcesFrom(sources), period }, { summary, logAs: "editArticle", base })) return { ok: true };
   // Someone saved while the text was being sanitised: nothing was written, so nothing counts.
   release(quota);
-  return await staleEdit(permission.post.id, base, form);
+  return await staleEdit(permission, base, form);
 }
 
 /** The refusal of a stale save, with its difference; "busy" (the text kept all the same) when too many comparisons wait. */
-async function staleEdit(postId: string, base: number | null, form: FormData): Promise<PostRefusal> {
+async function staleEdit({ post, user }: ChangePermission, base: number | null, form: FormData): Promise<PostRefusal> {
   try {
-    const stale = await editConflict(postId, base, form);
+    const stale = await editConflict(post.id, base, form, `user ${user.id}`);
     return stale ? { ...refusal(stale.status, stale.error), conflict: stale.conflict } : refusal(404, "");
   } catch (error) {
     if (error instanceof BusyError) return refusal(503, BUSY_MESSAGE);

@@ -64,14 +64,69 @@ const sizesOnly = (from: VersionTexts, to: VersionTexts): Fields => ({
 });
 
 /**
- * Two versions' title, text and sources compared word by word, within one
- * DIFF_BUDGET_MS for all three. A worker that fails or runs past its hard stop
- * answers with the sizes only; too many waiting rejects with BusyError.
+ * Comparisons already made, by the two revisions' keys: revisions never
+ * change (but for moderation's erasing, which is in the key), so a
+ * comparison is worked out once and then answered from here, however many
+ * ask for it. Bounded by the size of the results (JSON), least recently used
+ * out first.
  */
-export async function diffVersions(from: VersionTexts, to: VersionTexts, budgetMs = DIFF_BUDGET_MS): Promise<Fields> {
-  if (differ.load.waiting >= MAX_WAITING) throw new BusyError("revision diff");
-  return differ.run({ from, to, budgetMs }).catch((error: unknown) => {
-    console.error("Could not compare two revisions", error);
-    return sizesOnly(from, to);
-  });
+const DONE_MAX_BYTES = 4 * 1024 * 1024;
+const done = new Map<string, { fields: Fields; bytes: number }>();
+let doneBytes = 0;
+/** Comparisons being worked out: a second request for one waits for the same result. */
+const running = new Map<string, Promise<Fields>>();
+/** Comparisons each client has waiting or running: one at a time, so no client fills the queue. */
+const perClient = new Map<string, number>();
+const MAX_PER_CLIENT = 1;
+
+function remember(key: string, fields: Fields): void {
+  const bytes = JSON.stringify(fields).length;
+  if (bytes > DONE_MAX_BYTES / 4) return;
+  done.set(key, { fields, bytes });
+  doneBytes += bytes;
+  for (const [oldest, entry] of done) {
+    if (doneBytes <= DONE_MAX_BYTES) break;
+    done.delete(oldest);
+    doneBytes -= entry.bytes;
+  }
+}
+
+/**
+ * Two versions' title, text and sources compared word by word, within one
+ * DIFF_BUDGET_MS for all three; `key` names the pair (the same key, the same
+ * texts; none for texts that are not revisions), `client` who asks. A comparison made before is answered at once.
+ * A worker that fails or runs past its hard stop answers with the sizes only
+ * (not kept: a quieter moment may do better); a client with a comparison
+ * already waiting, or too many waiting, rejects with BusyError.
+ */
+export async function diffVersions(from: VersionTexts, to: VersionTexts, { key, client }: { key?: string; client: string }, budgetMs = DIFF_BUDGET_MS): Promise<Fields> {
+  const kept = key === undefined ? undefined : done.get(key);
+  if (kept) {
+    done.delete(key!);
+    done.set(key!, kept);
+    return kept.fields;
+  }
+  const shared = key === undefined ? undefined : running.get(key);
+  if (shared) return shared;
+  const mine = perClient.get(client) ?? 0;
+  if (mine >= MAX_PER_CLIENT || differ.load.waiting >= MAX_WAITING) throw new BusyError("revision diff");
+  perClient.set(client, mine + 1);
+  const job = differ
+    .run({ from, to, budgetMs })
+    .then((fields) => {
+      if (key !== undefined) remember(key, fields);
+      return fields;
+    })
+    .catch((error: unknown) => {
+      console.error("Could not compare two revisions", error);
+      return sizesOnly(from, to);
+    })
+    .finally(() => {
+      if (key !== undefined) running.delete(key);
+      const left = (perClient.get(client) ?? 1) - 1;
+      if (left > 0) perClient.set(client, left);
+      else perClient.delete(client);
+    });
+  if (key !== undefined) running.set(key, job);
+  return job;
 }

@@ -1,9 +1,20 @@
 import { contentToLines } from "~/lib/content-text";
 import { formatDateTime } from "~/lib/dates";
-import { REVISION_ID, REVISION_MESSAGES, restoredSummary, type Comparison, type RevisionContent } from "~/lib/revisions";
+import {
+  editConflictMessage,
+  HIDDEN_PART_WORDS,
+  REVISION_ID,
+  REVISION_MESSAGES,
+  restoredSummary,
+  withoutHiddenParts,
+  type Comparison,
+  type RevisionContent,
+  type RevisionInfo,
+} from "~/lib/revisions";
 import { POST_MESSAGES } from "~/lib/rules";
 import { sourcesToTyped } from "~/lib/sources";
-import { countRevisions, getRevision } from "~/models/revisions.server";
+import { countRevisions, getRevision, listRevisions, type StoredRevision } from "~/models/revisions.server";
+import { readBaseRevision } from "./edit-conflict.server";
 import { diffVersions } from "./revision-diff.server";
 import { refusal, writeRevision, type ChangePermission, type PostResult } from "./posts.server";
 import { editAttempts, reserve } from "./throttle.server";
@@ -14,12 +25,27 @@ import { editAttempts, reserve } from "./throttle.server";
  * service's rule (mayChangePost); the write is its writeRevision, as for an edit.
  */
 
-/** A revision of this article named in an address; undefined for a missing, malformed or another article's id. */
-export function findRevision(postId: string, id: string | null): RevisionContent | undefined {
+/** A revision of this article named in an address, whole (hidden parts too); undefined for a missing, malformed or another article's id. */
+export function findRevision(postId: string, id: string | null): StoredRevision | undefined {
   return id !== null && REVISION_ID.test(id) ? getRevision(postId, id) : undefined;
 }
 
-const info = ({ id, number, editorName, createdAt, summary }: RevisionContent) => ({ id, number, editorName, createdAt, summary });
+/**
+ * A revision as `isAdmin` may read it: admins whole; anyone else without
+ * its hidden summary and name, and with nothing of its text when that is
+ * hidden (`textHidden`: the page says so instead).
+ */
+export function revisionFor(postId: string, id: string | null, isAdmin: boolean): { revision: RevisionContent; textHidden: boolean } | undefined {
+  const found = findRevision(postId, id);
+  if (!found) return undefined;
+  const revision: RevisionContent = { ...found };
+  delete (revision as Partial<StoredRevision>).editorId;
+  if (isAdmin) return { revision, textHidden: false };
+  if (!revision.hidden.text) return { revision: withoutHiddenParts(revision), textHidden: false };
+  return { revision: { ...withoutHiddenParts(revision), title: "", content: "", sources: [], tags: [], image: "", period: "" }, textHidden: true };
+}
+
+const info = ({ id, number, editorName, createdAt, summary, hidden }: RevisionContent): RevisionInfo => ({ id, number, editorName, createdAt, summary, hidden });
 
 const textsOf = (revision: RevisionContent) => ({
   title: revision.title,
@@ -28,18 +54,31 @@ const textsOf = (revision: RevisionContent) => ({
   sources: sourcesToTyped(revision.sources),
 });
 
-/** Two revisions of this article compared, the older first (named newer first, they are swapped); undefined when either is not this article's. Rejects with BusyError when too many comparisons wait. */
-export async function compareRevisions(postId: string, fromId: string | null, toId: string | null): Promise<Comparison | undefined> {
+/** Who asks for a comparison: admins may compare revisions whose text is hidden; `client` takes its turn at the diff worker. */
+export type ComparisonViewer = { isAdmin: boolean; client: string };
+
+/**
+ * Two revisions of this article compared, the older first (named newer
+ * first, they are swapped); undefined when either is not this article's,
+ * "hidden" when the text of either is hidden from this viewer. Each pair is
+ * worked out once (revision-diff.server). Rejects with BusyError when this
+ * client or too many others have comparisons waiting.
+ */
+export async function compareRevisions(postId: string, fromId: string | null, toId: string | null, viewer: ComparisonViewer): Promise<Comparison | "hidden" | undefined> {
   const from = findRevision(postId, fromId);
   const to = findRevision(postId, toId);
   if (!from || !to) return undefined;
+  if (!viewer.isAdmin && (from.hidden.text || to.hidden.text)) return "hidden";
   const swapped = from.number > to.number;
   const [older, newer] = swapped ? [to, from] : [from, to];
+  const shown = (revision: RevisionContent) => (viewer.isAdmin ? info(revision) : withoutHiddenParts(info(revision)));
+  // An erased revision's texts are not what they were: its pairs are new keys.
+  const key = `${older.id}${older.hidden.erased ? "!" : ""}:${newer.id}${newer.hidden.erased ? "!" : ""}`;
   return {
-    from: info(older),
-    to: info(newer),
+    from: shown(older),
+    to: shown(newer),
     swapped,
-    ...(await diffVersions(textsOf(older), textsOf(newer))),
+    ...(await diffVersions(textsOf(older), textsOf(newer), { key, client: viewer.client })),
     tags: { added: newer.tags.filter((tag) => !older.tags.includes(tag)), removed: older.tags.filter((tag) => !newer.tags.includes(tag)) },
     imageChanged: older.image !== newer.image,
   };
@@ -48,14 +87,27 @@ export async function compareRevisions(postId: string, fromId: string | null, to
 /**
  * Restore an old revision's title, content, sources and period as the article's
  * next revision ("Obnovená verzia z …"), counted against the editor's edit
- * quota like a save. 404 for a revision that is not this article's.
+ * quota like a save. Like an edit, it names the revision it was confirmed on
+ * (`baseRevision`): when the article was saved since, nothing is restored
+ * (409, with who saved). 404 for a revision that is not this article's, or
+ * whose text moderation hid from this user.
  */
-export function restoreRevision(permission: ChangePermission, revisionId: string): PostResult {
-  const revision = findRevision(permission.post.id, revisionId);
-  if (!revision) return refusal(404, "");
-  if (revision.number === countRevisions(permission.post.id)) return refusal(400, REVISION_MESSAGES.alreadyCurrent);
+export function restoreRevision(permission: ChangePermission, revisionId: string, form: FormData): PostResult {
+  const revision = revisionFor(permission.post.id, revisionId, permission.user.isAdmin);
+  if (!revision || revision.textHidden) return refusal(404, "");
+  const { title, content, sources, period, number, createdAt } = revision.revision;
+  const current = countRevisions(permission.post.id);
+  if (number === current) return refusal(400, REVISION_MESSAGES.alreadyCurrent);
   if (!reserve(editAttempts(permission.user.id))) return refusal(429, POST_MESSAGES.editQuota);
-  const { title, content, sources, period } = revision;
-  writeRevision(permission, { title, content, sources, period }, { summary: restoredSummary(formatDateTime(revision.createdAt)), logAs: "restoreArticle", detail: `verzia ${revision.number}` });
-  return { ok: true };
+  const base = readBaseRevision(form);
+  const summary = restoredSummary(formatDateTime(createdAt));
+  if (base !== null && writeRevision(permission, { title, content, sources, period }, { summary, logAs: "restoreArticle", detail: `verzia ${number}`, base })) return { ok: true };
+  return refusal(base === null ? 400 : 409, base === null ? REVISION_MESSAGES.staleRestore : restoreConflictMessage(permission.post.id, base));
+}
+
+/** Why a restore was not made: the article was saved since its confirmation was shown. */
+function restoreConflictMessage(postId: string, base: number): string {
+  const [last] = listRevisions(postId, { offset: 0, limit: 1 });
+  const name = last.hidden.editor ? HIDDEN_PART_WORDS.editor : last.editorName;
+  return editConflictMessage(last.number - base, name, formatDateTime(last.createdAt)).replace("Vaše zmeny nie sú uložené: pozrite si rozdiel nižšie a uložte znova.", REVISION_MESSAGES.restoreNotMade);
 }

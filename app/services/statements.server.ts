@@ -43,7 +43,9 @@ export function reportsOf(userId: string, page: { offset: number; limit: number 
     const decision = row.decisionId === null ? undefined : decisions.get(row.decisionId);
     return {
       ...row,
-      decision: decision ? { action: decision.action, reason: decision.reason, createdAt: decision.createdAt, reversed: decision.appealState === "granted" } : null,
+      decision: decision
+        ? { action: decision.action, reason: decision.reason, createdAt: decision.createdAt, reversed: decision.appealState === "granted", shownAgain: decision.shownAgain }
+        : null,
     };
   });
 }

@@ -289,7 +289,7 @@ describe("comparing, viewing and restoring revisions", () => {
     expect(revisionsOf(id)).toHaveLength(2);
 
     const before = stamp();
-    const restored = await client.post(page, { intent: "restore", revision: first.id, confirm: "yes" });
+    const restored = await client.post(page, { intent: "restore", revision: first.id, confirm: "yes", baseRevision: "2" });
     expect(restored.response.status).toBe(303);
     expect(restored.response.headers.get("location")).toBe(history(id));
     const revisions = revisionsOf(id);
@@ -336,7 +336,7 @@ describe("comparing, viewing and restoring revisions", () => {
     const [first] = revisionsOf(id);
     const admin = await registerUser(base);
     readDatabase(databasePath, (db) => db.prepare("UPDATE users SET is_admin = 1 WHERE email = ?").run(admin.email), true);
-    const restored = await admin.client.post(history(id, `?revision=${first.id}`), { intent: "restore", revision: first.id, confirm: "yes" });
+    const restored = await admin.client.post(history(id, `?revision=${first.id}`), { intent: "restore", revision: first.id, confirm: "yes", baseRevision: "2" });
     expect(restored.response.status).toBe(303);
     expect(revisionsOf(id)[2]).toMatchObject({ number: 3, content: first.content, editor_id: userId(admin.email) });
     expect(logOf(id)).toEqual([{ actor_id: userId(admin.email), action: "restoreArticle", target_post_title: title, detail: "verzia 1" }]);

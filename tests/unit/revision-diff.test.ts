@@ -8,7 +8,7 @@ import { unrelatedText } from "../support/unrelated-text";
 /** One text compared (as an article's body, beside an unchanged title and sources). */
 const diffText = async (from: string, to: string): Promise<FieldDiff> => {
   const version = (text: string): VersionTexts => ({ title: "Lipany", text, sources: "" });
-  return (await diffVersions(version(from), version(to))).text;
+  return (await diffVersions(version(from), version(to), { client: "test" })).text;
 };
 
 const changed = (diff: FieldDiff) => ("parts" in diff ? diff.parts.filter((part) => part.added || part.removed) : null);
@@ -42,7 +42,7 @@ describe("comparing two revisions word by word", () => {
     const newer = unrelatedText(2, 30_000);
     expect([older.length, newer.length]).toEqual([30_000, 30_000]);
     const started = performance.now();
-    const diff = await diffVersions({ title: "Lipany", text: older, sources: older }, { title: "Lipany 1434", text: newer, sources: newer });
+    const diff = await diffVersions({ title: "Lipany", text: older, sources: older }, { title: "Lipany 1434", text: newer, sources: newer }, { client: "test" });
     const elapsed = performance.now() - started;
     console.log(`worst comparison (text and sources of 30,000 unrelated characters each): ${elapsed.toFixed(0)} ms`);
     expect(elapsed).toBeLessThan(1000);
@@ -66,7 +66,8 @@ describe("comparing two revisions word by word", () => {
 
   it("runs off the event loop: readers are served while the worst comparisons are worked out", async () => {
     const [older, newer] = [unrelatedText(4, 30_000), unrelatedText(5, 30_000)];
-    const worst = () => diffVersions({ title: "A", text: older, sources: "" }, { title: "B", text: newer, sources: "" });
+    let client = 0;
+    const worst = () => diffVersions({ title: "A", text: older, sources: "" }, { title: "B", text: newer, sources: "" }, { client: `reader ${client++}` });
     // A 5 ms ticker: the time it could not run is the time the event loop was held.
     let held = 0;
     let last = performance.now();
@@ -92,7 +93,7 @@ describe("comparing two revisions word by word", () => {
   it("answers 'busy' at once when more comparisons wait than the worker will queue", async () => {
     const text = unrelatedText(6, 30_000);
     const asked = Array.from({ length: 14 }, (_, i) =>
-      diffVersions({ title: "A", text, sources: "" }, { title: "B", text: unrelatedText(7 + i, 30_000), sources: "" }).then(
+      diffVersions({ title: "A", text, sources: "" }, { title: "B", text: unrelatedText(7 + i, 30_000), sources: "" }, { client: `reader ${i}` }).then(
         () => "compared",
         (error: unknown) => (error instanceof BusyError ? "busy" : "failed"),
       ),
@@ -101,5 +102,28 @@ describe("comparing two revisions word by word", () => {
     // One running and eight waiting are compared; the rest are told at once.
     expect(answers.filter((answer) => answer === "compared")).toHaveLength(9);
     expect(answers.filter((answer) => answer === "busy")).toHaveLength(5);
+  });
+
+  it("works a comparison out once: the same pair asked again, or at once by many, is answered without the worker", async () => {
+    const [older, newer] = [unrelatedText(30, 30_000), unrelatedText(31, 30_000)];
+    const pair = () => diffVersions({ title: "A", text: older, sources: "" }, { title: "B", text: newer, sources: "" }, { key: "r1:r2", client: `reader ${Math.random()}` });
+    const [first, second] = await Promise.all([pair(), pair()]);
+    expect(second).toBe(first);
+    const started = performance.now();
+    expect(await pair()).toBe(first);
+    expect(performance.now() - started).toBeLessThan(5);
+  });
+
+  it("gives one client one comparison at a time: a second, while the first waits, is 'busy'", async () => {
+    const text = unrelatedText(40, 30_000);
+    const ask = (i: number) =>
+      diffVersions({ title: "A", text, sources: "" }, { title: "B", text: unrelatedText(41 + i, 30_000), sources: "" }, { key: `one client ${i}`, client: "greedy" }).then(
+        () => "compared",
+        (error: unknown) => (error instanceof BusyError ? "busy" : "failed"),
+      );
+    const answers = await Promise.all([ask(0), ask(1), ask(2)]);
+    expect(answers).toEqual(["compared", "busy", "busy"]);
+    // Its turn over, the client may ask again.
+    expect(await ask(3)).toBe("compared");
   });
 });

@@ -1,0 +1,80 @@
+import { data } from "@remix-run/node";
+import { canModify } from "~/lib/rules";
+import { REVISION_PARTS, withoutHiddenParts, type RevisionPart } from "~/lib/revisions";
+import { countRevisions, listRevisions } from "~/models/revisions.server";
+import { historyPage, REVISIONS_PER_PAGE } from "~/lib/revisions";
+import { addressKey } from "~/services/client-address.server";
+import { BusyError, retryAfter } from "~/services/concurrency.server";
+import { readReason } from "~/services/moderation-decisions.server";
+import type { readablePost } from "~/services/posts.server";
+import { decideOnRevisions, type RevisionDecision } from "~/services/revision-deletion.server";
+import { compareRevisions, revisionFor } from "~/services/revisions.server";
+import type { CurrentUser } from "~/services/session.server";
+
+/** The history page's server side: what the address asks for, as this reader may see it, and the admins' decisions on revisions. */
+
+type Post = NonNullable<ReturnType<typeof readablePost>>;
+
+export function notFound(): never {
+  throw data(null, { status: 404 });
+}
+
+/** Too many comparisons waiting for the diff worker (or this client's already): 503, come back in a moment. */
+function busy(error: unknown): never {
+  if (error instanceof BusyError) throw data(null, { status: 503, headers: retryAfter(503) });
+  throw error;
+}
+
+/** The list, a comparison or an old revision, as the address asks; what moderation hid is left out for everyone but admins. */
+export async function historyOf(post: Post, user: CurrentUser | null, query: URLSearchParams, client: string) {
+  const article = { id: post.id, title: post.title, hidden: post.hiddenAt !== null };
+  const isAdmin = user?.isAdmin ?? false;
+  if (query.has("revision")) {
+    const { revision, textHidden } = revisionFor(post.id, query.get("revision"), isAdmin) ?? notFound();
+    const current = countRevisions(post.id);
+    return {
+      mode: "revision" as const,
+      post: article,
+      revision,
+      textHidden,
+      // Only the article's own image has its size kept.
+      image: revision.image === post.image ? { key: post.image, width: post.imageWidth, height: post.imageHeight } : null,
+      current: revision.number === current,
+      // A restore names the revision it was confirmed on, as an edit does.
+      base: current,
+      mayRestore: canModify(user, post) && !textHidden,
+      mayModerate: isAdmin,
+    };
+  }
+  if (query.has("from") || query.has("to")) {
+    const comparison = await compareRevisions(post.id, query.get("from"), query.get("to"), { isAdmin, client: addressKey(client) }).catch(busy);
+    if (comparison === undefined) notFound();
+    return { mode: "compare" as const, post: article, comparison: comparison === "hidden" ? null : comparison };
+  }
+  const total = countRevisions(post.id);
+  const pages = Math.max(1, Math.ceil(total / REVISIONS_PER_PAGE));
+  const page = historyPage(query.get("page"), pages) ?? notFound();
+  const revisions = listRevisions(post.id, { offset: (page - 1) * REVISIONS_PER_PAGE, limit: REVISIONS_PER_PAGE });
+  return { mode: "list" as const, post: article, total, page, pages, revisions: isAdmin ? revisions : revisions.map(withoutHiddenParts), mayModerate: isAdmin };
+}
+
+const DECISIONS = new Set<string>(["hideRevision", "eraseRevision", "showRevision"]);
+
+export function isRevisionDecision(intent: unknown): intent is RevisionDecision {
+  return typeof intent === "string" && DECISIONS.has(intent);
+}
+
+/**
+ * An admin's decision on revisions. Erasing is asked twice (it cannot be
+ * undone): the first answer is the confirmation with what was chosen.
+ */
+export function decideFromForm(user: CurrentUser, postId: string, intent: RevisionDecision, form: FormData) {
+  if (intent === "eraseRevision" && form.get("confirm") !== "yes") {
+    const reason = readReason(form);
+    const revisions = form.getAll("revision").map(String);
+    const parts = REVISION_PARTS.filter((part) => form.getAll("part").includes(part)) as RevisionPart[];
+    if (typeof reason === "string" && revisions.length > 0 && parts.length > 0) return { ok: true as const, confirm: { revisions, parts, reason } };
+  }
+  const result = decideOnRevisions({ id: user.id, displayName: user.displayName }, postId, intent, form);
+  return result.ok ? { ok: true as const, confirm: null } : result;
+}
