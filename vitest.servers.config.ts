@@ -19,6 +19,7 @@ export const SERVERS_OF_THEIR_OWN = [
   "graceful-stop",
   "hardening",
   "hidden-articles",
+  "history-load",
   "image-memory",
   "lockout",
   "mail-outbox",
@@ -33,7 +34,7 @@ export const SERVERS_OF_THEIR_OWN = [
   "upgrade",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
-export const TIMED_ALONE = ["hardening", "image-memory", "lockout", "slow-bodies"].map((name) => `tests/integration/${name}.test.ts`);
+export const TIMED_ALONE = ["hardening", "history-load", "image-memory", "lockout", "slow-bodies"].map((name) => `tests/integration/${name}.test.ts`);
 
 const timed = Boolean(process.env.DEJINY_TIMED_ALONE);
 
