@@ -150,16 +150,18 @@ export default function PostHistory() {
                   </th>
                   {mayModerate && (
                     <td data-label="Vybrať" className="history-pick">
-                      {revision.number !== total && (
+                      {revision.number !== total ? (
                         <input type="checkbox" name="revision" value={revision.id} form={REVISION_MODERATION_FORM} aria-label={`Vybrať verziu ${revision.number} na moderovanie`} />
+                      ) : (
+                        "—"
                       )}
                     </td>
                   )}
                   <td data-label="Od" className="history-pick">
-                    {textShown && <input type="radio" name="from" value={revision.id} defaultChecked={pick === 1} aria-label={`Porovnať od verzie ${revision.number}`} />}
+                    {textShown ? <input type="radio" name="from" value={revision.id} defaultChecked={pick === 1} aria-label={`Porovnať od verzie ${revision.number}`} /> : "—"}
                   </td>
                   <td data-label="Po" className="history-pick">
-                    {textShown && <input type="radio" name="to" value={revision.id} defaultChecked={pick === 0} aria-label={`Porovnať po verziu ${revision.number}`} />}
+                    {textShown ? <input type="radio" name="to" value={revision.id} defaultChecked={pick === 0} aria-label={`Porovnať po verziu ${revision.number}`} /> : "—"}
                   </td>
                   <td data-label="Kedy">
                     <time dateTime={isoTime(revision.createdAt)}>{formatDateTime(revision.createdAt)}</time>
