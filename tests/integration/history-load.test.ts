@@ -17,14 +17,20 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** An article of two unrelated 30,000-character revisions: the comparison that costs the most. */
+/** 30 sources of 500 unrelated characters, each with a link. */
+const sources = (seed: number) => Array.from({ length: 30 }, (_, i) => `${unrelatedText(seed * 100 + i, 480).trim()} https://example.org/zdroj/${seed}/${i}`).join("\n");
+
+/** An article whose revisions 2 and 3 are unrelated 30,000-character texts with 30 long sources each: the comparison and the old revision that cost the most. */
 async function costliestArticle(seed: number) {
   const author = await registerUser(server.url);
   const title = `Záťaž histórie ${seed}`;
-  const id = (await publish(author.client, title, ["Stredovek"], unrelatedText(seed, 30_000)))!;
+  const id = (await publish(author.client, title, ["Stredovek"], "Krátky začiatok."))!;
   expect(id).not.toBeNull();
-  expect((await saveEdit(author.client, id, { title, content: unrelatedText(seed + 1, 30_000) }, `/posts/${id}?edit`)).response.status).toBe(303);
-  const [older, newer] = readDatabase(server.databasePath, (db) => db.prepare("SELECT id FROM revisions WHERE post_id = ? ORDER BY number").pluck().all(id) as string[]);
+  for (const version of [seed, seed + 1]) {
+    const saved = await saveEdit(author.client, id, { title, content: unrelatedText(version, 30_000), sources: sources(version) }, `/posts/${id}?edit`);
+    expect(saved.response.status).toBe(303);
+  }
+  const [, older, newer] = readDatabase(server.databasePath, (db) => db.prepare("SELECT id FROM revisions WHERE post_id = ? ORDER BY number").pluck().all(id) as string[]);
   return { id, older, newer };
 }
 
@@ -53,14 +59,16 @@ describe("old revisions and comparisons under load", () => {
 
     let stop = false;
     const statuses: Record<number, number> = {};
+    const loopTimes: number[] = [];
     const visitors = Array.from({ length: 8 }, async (_, v) => {
       const visitor = new Client(server.url);
       for (let i = 0; !stop; i++) {
         // Junk in the address changes nothing: the page is kept by its revision ids.
-        const path =
-          i % 2 === 0 ? `/posts/${looped.id}/history?from=${looped.newer}&to=${looped.older}&v=${v}-${i}` : `/posts/${looped.id}/history?revision=${looped.older}&v=${v}-${i}`;
-        const { status } = await timed(visitor, path);
+        // Half loop on the comparison, half on the old revision.
+        const path = v % 2 === 0 ? `/posts/${looped.id}/history?from=${looped.newer}&to=${looped.older}&v=${v}-${i}` : `/posts/${looped.id}/history?revision=${looped.older}&v=${v}-${i}`;
+        const { status, ms } = await timed(visitor, path);
         statuses[status] = (statuses[status] ?? 0) + 1;
+        loopTimes.push(ms);
       }
     });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -70,11 +78,17 @@ describe("old revisions and comparisons under load", () => {
     stop = true;
     await Promise.all(visitors);
 
-    console.log(`/posts median idle ${idle.toFixed(1)} ms, under 8 looping visitors ${loaded.toFixed(1)} ms; another comparison ${comparison.ms.toFixed(0)} ms; the loops' answers`, statuses);
+    const loop = median(loopTimes);
+    console.log(
+      `/posts median idle ${idle.toFixed(1)} ms, under 8 looping visitors ${loaded.toFixed(1)} ms; another comparison ${comparison.ms.toFixed(0)} ms; the loops' median ${loop.toFixed(1)} ms, answers`,
+      statuses,
+    );
     expect(comparison.status).toBe(200);
     expect(comparison.ms).toBeLessThan(1_000);
     // "Within a small factor": the loops are answered from memory, as /posts is.
     expect(loaded).toBeLessThan(Math.max(10 * idle, idle + 40));
     expect(Object.keys(statuses)).toEqual(["200"]);
+    // The loops cost what a kept page costs: each of eight requests at once waits for the others' kept pages only.
+    expect(loop).toBeLessThan(4 * loaded + 10);
   });
 });

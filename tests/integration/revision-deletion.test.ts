@@ -208,10 +208,12 @@ describe("restores and saves on an old base", () => {
     const author = await registerUser(base);
     const title = "Kvóta: zastaraný základ";
     const id = (await publish(author.client, title, ["Stredovek"], "Prvý text."))!;
+    await saveEdit(author.client, id, { title, content: "Druhý text." }, `/posts/${id}?edit`);
     write("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, ?)", `editsPerAccountPerHour:${userId(author.email)}`, Date.now(), 1_000_000);
     const stale = await author.client.post(`/posts/${id}?edit`, { intent: "save", baseRevision: "1", title, content: "Iný text." });
     expect(stale.response.status).toBe(429);
     expect(stale.doc.querySelector(".form-error")?.text).toBe(POST_MESSAGES.editQuota);
+    // Stale (revision 2 is current), and past the quota: refused without a comparison.
     const older = await author.client.post(`/posts/${id}?edit`, { intent: "save", baseRevision: "7", title, content: "Iný text." });
     expect(older.response.status).toBe(429);
   });
