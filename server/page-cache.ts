@@ -32,7 +32,9 @@ import { contentSecurityPolicy } from "./security";
  *   comparison (`from` and `to`) by those alone, whatever else the address
  *   has: they never change (but by a write, which empties the cache), and
  *   rendering one costs a large text or a diff. They are kept with the
- *   searches: there is an address for every pair of revisions.
+ *   searches: there is an address for every pair of revisions. A history
+ *   page is sent `private`: a proxy in front keeps no copy that could show
+ *   a part moderation has since hidden.
  * - Never a hidden article's page or history (only its author and admins
  *   read it, rendered each time): a visitor gets the missing article's page.
  * - The public moderation log (/moderation), by its `page` alone: the route
@@ -107,6 +109,8 @@ export type Entry = {
   location?: string;
   /** A feed's or the sitemap's own Cache-Control, ETag and Last-Modified, sent instead of a page's. */
   resourceHeaders?: Record<string, string>;
+  /** Only the reader's own browser may keep it, never a proxy: an article's history, whose parts moderation may hide at any moment. */
+  privateToReader?: boolean;
 };
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
@@ -170,12 +174,19 @@ export class PageStore {
   }
 
   /** Prepare a rendered page for serving; keep it unless the data changed since `renderedAt` (a version()). */
-  store(key: string, html: string, contentType: string, renderedAt: number, status: Entry["status"] = 200, { resourceHeaders, location }: Pick<Entry, "resourceHeaders" | "location"> = {}): Entry {
+  store(
+    key: string,
+    html: string,
+    contentType: string,
+    renderedAt: number,
+    status: Entry["status"] = 200,
+    { resourceHeaders, location, privateToReader }: Pick<Entry, "resourceHeaders" | "location" | "privateToReader"> = {},
+  ): Entry {
     const csp = contentSecurityPolicy(inlineScriptHashes(html));
     const plain = Buffer.from(html.replaceAll(` nonce="${NONCE_PLACEHOLDER}"`, ""));
     const gzipped = gzipSync(plain, { level: 9 });
     const etag = `W/"${createHash("sha256").update(plain).digest("base64url").slice(0, 22)}"`;
-    const entry = { status, plain, gzipped, csp, contentType, bytes: plain.length + gzipped.length, etag, resourceHeaders, location };
+    const entry = { status, plain, gzipped, csp, contentType, bytes: plain.length + gzipped.length, etag, resourceHeaders, location, privateToReader };
     // Asked afresh: a write by any process while the page was rendered keeps it out.
     if (renderedAt !== this.version({ fresh: true })) return entry;
     this.entries.set(key, entry);
@@ -380,7 +391,7 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
     const notModified = Object.entries({
       ...securityHeaders,
       "Content-Security-Policy": entry.csp,
-      "Cache-Control": pageCacheControl({ signedIn, method: "GET", status: entry.status, sameForEveryone: true }),
+      "Cache-Control": pageCacheControl({ signedIn, method: "GET", status: entry.status, sameForEveryone: !entry.privateToReader }),
       Vary: "Accept-Encoding, Cookie",
       ...(entry.status === 200 ? { ETag: entry.etag } : {}),
     }).flat();
@@ -418,7 +429,8 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
     if (page.day !== undefined && dayOfYear(Date.now()) !== page.day) return null;
     const resourceHeaders = page.resource ? pickHeaders(response.headers, ["Cache-Control", "ETag", "Last-Modified"]) : undefined;
     const location = response.headers.get("location") ?? undefined;
-    return store.store(page.key, html, response.headers.get("content-type") ?? "text/html; charset=utf-8", renderedAt, page.status, { resourceHeaders, location });
+    const privateToReader = HISTORY_PATH.test(page.renderUrl.pathname);
+    return store.store(page.key, html, response.headers.get("content-type") ?? "text/html; charset=utf-8", renderedAt, page.status, { resourceHeaders, location, privateToReader });
   }
 
   return {

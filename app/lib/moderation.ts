@@ -47,9 +47,9 @@ export const DECISION_ACTIONS = {
   restore: { label: "Skrytý článok znova zverejnený", choice: "Znova zverejniť", upheld: false, restricts: false },
   // Not a choice of the report queue: the account page's (and the command line's) "remove all articles".
   removeArticles: { label: "Všetky články autora odstránené", choice: "Odstrániť všetky články autora", upheld: true, restricts: true },
-  // The history's: parts of old revisions hidden from everyone but admins, erased for good, or shown again.
-  hideRevision: { label: "Časti staršej verzie článku skryté", choice: "Skryť vybrané časti", upheld: true, restricts: true },
-  eraseRevision: { label: "Časti staršej verzie článku natrvalo vymazané", choice: "Natrvalo vymazať vybrané časti", upheld: true, restricts: true },
+  // The history's: parts of old revisions hidden from everyone but admins, erased for good, or shown again (no report is upheld by them).
+  hideRevision: { label: "Časti staršej verzie článku skryté", choice: "Skryť vybrané časti", upheld: false, restricts: true },
+  eraseRevision: { label: "Časti staršej verzie článku natrvalo vymazané", choice: "Natrvalo vymazať vybrané časti", upheld: false, restricts: true },
   showRevision: { label: "Skryté časti staršej verzie článku znova zobrazené", choice: "Znova zobraziť vybrané časti", upheld: false, restricts: false },
 } as const;
 export type DecisionAction = keyof typeof DECISION_ACTIONS;

@@ -64,7 +64,7 @@ describe("the page cache", () => {
 });
 
 describe("an article's history", () => {
-  it("is kept by its page (a new revision shows at once); a comparison is rendered each time", async () => {
+  it("is kept by its page (a new revision shows at once), a comparison and an old revision by their revision ids, whatever else the address has", async () => {
     const { client } = await registerUser(base);
     const visitor = new Client(base);
     const id = (await publish(client, "História v pamäti"))!;
@@ -79,7 +79,14 @@ describe("an article's history", () => {
     expect(after.response.headers.get("etag")).not.toBe(etag);
     expect(after.doc.querySelectorAll(".history-table tbody tr")).toHaveLength(2);
     const ids = after.doc.querySelectorAll('input[name="from"]').map((input) => input.getAttribute("value"));
-    expect((await visitor.get(`${history}?from=${ids[1]}&to=${ids[0]}`)).response.headers.get("etag")).toBeNull();
+    const comparison = (await visitor.get(`${history}?from=${ids[1]}&to=${ids[0]}`)).response.headers.get("etag");
+    expect(comparison).toMatch(/^W\//);
+    expect((await visitor.get(`${history}?from=${ids[1]}&to=${ids[0]}&utm_source=x&from=y`)).response.headers.get("etag")).toBe(comparison);
+    const old = (await visitor.get(`${history}?revision=${ids[1]}`)).response.headers.get("etag");
+    expect(old).toMatch(/^W\//);
+    expect((await visitor.get(`${history}?revision=${ids[1]}&x=1`)).response.headers.get("etag")).toBe(old);
+    // An id the history does not have: the app's 404, not kept.
+    expect((await visitor.get(`${history}?revision=nie-je`)).response.status).toBe(404);
     // Past the last page: 404, and not kept.
     expect((await visitor.get(`${history}?page=2`)).response.status).toBe(404);
   });

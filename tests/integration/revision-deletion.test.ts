@@ -66,6 +66,11 @@ describe("hiding and erasing old revisions", () => {
   it("hides an old revision's text, summary and editor from everyone but admins, on every page of the history and in .data", async () => {
     const { id, author, moderator, first, second, third } = await articleWithPersonalData();
     const visitor = new Client(base);
+    // No proxy keeps a history page: what is hidden later must not outlive the decision there.
+    for (const query of ["", `?revision=${second.id}`, `?from=${third.id}&to=${second.id}`]) {
+      expect((await visitor.request(history(id, query))).headers.get("cache-control"), query).toMatch(/^private\b/);
+      expect((await visitor.request(history(id, query))).headers.get("cache-control"), query).toMatch(/^private\b/);
+    }
     // Before: anyone reads it, and the comparison shows it inside <del>.
     expect((await visitor.get(history(id, `?revision=${second.id}`))).html).toContain("0905 123 456");
     expect((await visitor.get(history(id, `?from=${third.id}&to=${second.id}`))).html).toContain("0905 123 456");
