@@ -71,6 +71,8 @@ export const REVISION_MESSAGES = {
   // A form without a revision to be based on (opened before the check existed, or forged).
   staleForm: "Tento formulár na úpravu je zastaraný. Vaše zmeny nie sú uložené: pozrite si rozdiel oproti aktuálnemu článku nižšie a uložte znova.",
   confirmRestore: "Obnoviť túto verziu? Vznikne nová verzia s jej nadpisom, textom a zdrojmi; história ostane celá.",
+  // Saved before today's bounds of the stored text and sources: restoring it would store more than an edit may.
+  beyondBounds: "Túto verziu nemožno obnoviť: jej text alebo odkazy v zdrojoch sú po uložení dlhšie, ako dnes pravidlá dovoľujú. Prevezmite z nej, čo potrebujete, do úpravy článku.",
 } as const;
 
 /**

@@ -1,3 +1,4 @@
+import { withinStoredBounds } from "~/lib/bounds";
 import { contentToLines } from "~/lib/content-text";
 import { formatDateTime } from "~/lib/dates";
 import { REVISION_ID, REVISION_MESSAGES, restoredSummary, type Comparison, type RevisionContent } from "~/lib/revisions";
@@ -54,6 +55,7 @@ export function restoreRevision(permission: ChangePermission, revisionId: string
   const revision = findRevision(permission.post.id, revisionId);
   if (!revision) return refusal(404, "");
   if (revision.number === countRevisions(permission.post.id)) return refusal(400, REVISION_MESSAGES.alreadyCurrent);
+  if (!withinStoredBounds(revision)) return refusal(400, REVISION_MESSAGES.beyondBounds);
   if (!reserve(editAttempts(permission.user.id))) return refusal(429, POST_MESSAGES.editQuota);
   const { title, content, sources, period } = revision;
   writeRevision(permission, { title, content, sources, period }, { summary: restoredSummary(formatDateTime(revision.createdAt)), logAs: "restoreArticle", detail: `verzia ${revision.number}` });
