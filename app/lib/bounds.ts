@@ -54,7 +54,7 @@ export const FEED_SIZE = 20;
  * and a link to the rest.
  */
 export const FEED_CONTENT_MAX_BYTES = 16_384;
-/** A first paragraph too long to fit is cut to this many characters of plain text (at most 9 bytes each in the feed: "&" is "&amp;amp;"). */
+/** A first paragraph too long to fit is cut to this many characters of plain text (at most 11 bytes each in the feed: '"' is "&amp;quot;"). */
 export const FEED_LEAD_LENGTH = 1_000;
 /**
  * Most bytes of one whole `<entry>`: its content and the rest (title,
