@@ -168,6 +168,7 @@ export const CONTENT_STORED_MAX_BYTES = 5 * CONTENT_MAX_LENGTH;
 export function utf8Length(text: string): number {
   return new TextEncoder().encode(text).length;
 }
+
 /** Most HTML start tags one body may contain, and how deep they may nest: bounds the work of sanitising it. */
 export const CONTENT_MAX_TAGS = 2_000;
 export const CONTENT_MAX_DEPTH = 20;

@@ -20,7 +20,7 @@ export const SOURCE_MESSAGES = {
   tooLong: (n: number) => `Zdroj č. ${n} je dlhší ako ${SOURCE_TEXT_MAX_LENGTH} znakov.`,
   badLink: (n: number) => `Odkaz v zdroji č. ${n} nie je platná adresa http:// ani https://.`,
   linkTooLong: (n: number) =>
-    `Odkaz v zdroji č. ${n} je príliš dlhý: uložený môže mať najviac ${SOURCE_URL_MAX_LENGTH.toLocaleString("sk-SK")} znakov a písmeno s diakritikou, medzera či iný znak mimo ASCII sa v ňom ukladá zakódovaný (napr. „á“ ako %C3%A1, 6 znakov).`,
+    `Odkaz v zdroji č. ${n} je príliš dlhý: uložený môže mať najviac ${SOURCE_URL_MAX_LENGTH.toLocaleString("sk-SK")} znakov a písmeno s diakritikou či iný znak mimo ASCII sa v ňom ukladá zakódovaný (napr. „á“ ako %C3%A1, 6 znakov).`,
   controls: (n: number) => `Zdroj č. ${n} obsahuje riadiace alebo neviditeľné znaky.`,
 } as const;
 

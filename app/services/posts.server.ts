@@ -269,7 +269,11 @@ export async function savePost(permission: ChangePermission, form: FormData): Pr
   const quota = editAttempts(permission.user.id);
   if (!reserve(quota)) return refusal(429, POST_MESSAGES.editQuota);
   const content = await storedContent(checked.value.content, "an edited article");
-  if (!content.ok) return content;
+  if (!content.ok) {
+    // Refused (or busy): nothing was written, so nothing counts, as for a new article and a preview.
+    release(quota);
+    return content;
+  }
   const { title, sources, period, summary } = checked.value;
   if (writeRevision(permission, { title, content: content.html, sources: sourcesFrom(sources), period }, { summary, logAs: "editArticle", base })) return { ok: true };
   // Someone saved while the text was being sanitised: nothing was written, so nothing counts.
