@@ -14,6 +14,7 @@ import {
   tagsProblem,
   TITLE_MAX_LENGTH,
   typedText,
+  utf8Length,
 } from "./rules";
 import { DRAFT_MESSAGES } from "./drafts";
 import {
@@ -143,7 +144,7 @@ const email = identity;
 /** The password rules: long enough, and no longer than bcrypt reads. */
 function passwordProblem(password: string): string | null {
   if (password.length < PASSWORD_MIN_LENGTH) return ACCOUNT_MESSAGES.passwordTooShort;
-  if (new TextEncoder().encode(password).length > PASSWORD_MAX_BYTES) return ACCOUNT_MESSAGES.passwordTooLong;
+  if (utf8Length(password) > PASSWORD_MAX_BYTES) return ACCOUNT_MESSAGES.passwordTooLong;
   return null;
 }
 

@@ -80,8 +80,8 @@ function normalized(typed: string): string {
 
 /** Read what an author typed as a period; empty text is no period (null). */
 export function parsePeriod(typed: string): PeriodResult | null {
-  // Bounded before anything else looks at it.
-  if (typed.length > PERIOD_MAX_LENGTH) return { ok: false, error: PERIOD_MESSAGES.tooLong };
+  // Bounded before anything else looks at it, and as it is stored (tidied: a dash between digits gains spaces).
+  if (typed.length > PERIOD_MAX_LENGTH || tidyPeriod(typed).length > PERIOD_MAX_LENGTH) return { ok: false, error: PERIOD_MESSAGES.tooLong };
   const text = normalized(typed);
   if (text === "") return null;
   if (!ALLOWED.test(text)) return { ok: false, error: OTHER_SCRIPT.test(text) ? PERIOD_MESSAGES.mixedScripts : PERIOD_MESSAGES.characters };

@@ -99,6 +99,8 @@ export const REVISION_MESSAGES = {
   staleRestore: "Tento formulár na obnovenie je zastaraný: nič nebolo obnovené. Otvorte verziu znova a potvrďte obnovenie.",
   restoreNotMade: "Nič nebolo obnovené: pozrite si históriu a rozhodnite znova.",
   confirmRestore: "Obnoviť túto verziu? Vznikne nová verzia s jej nadpisom, textom a zdrojmi; história ostane celá.",
+  // Saved before today's bounds of the stored text and sources: restoring it would store more than an edit may.
+  beyondBounds: "Túto verziu nemožno obnoviť: jej text alebo odkazy v zdrojoch sú po uložení dlhšie, ako dnes pravidlá dovoľujú. Prevezmite z nej, čo potrebujete, do úpravy článku.",
 } as const;
 
 /**

@@ -152,6 +152,23 @@ export function typedFields<N extends string>(form: FormData, names: readonly N[
 
 /** Longest article body we accept, in characters of what the author typed. */
 export const CONTENT_MAX_LENGTH = 30_000;
+/**
+ * Most bytes the body may take as it is stored: sanitised HTML in UTF-8.
+ * Each typed character is stored in at most 5 bytes (an "&" as "&amp;", a
+ * new line as "<br/>", a tag with the end tag it implies), so no text of
+ * CONTENT_MAX_LENGTH characters passes this, except through its links'
+ * addresses: stored normalised, percent-encoded, up to 9 bytes for one
+ * typed character (a "€" is "%E2%82%AC"; a new line, a <br/> by then,
+ * "%3Cbr/%3E"). tests/unit/content.test.ts tries every pair of the pieces
+ * that grow most.
+ */
+export const CONTENT_STORED_MAX_BYTES = 5 * CONTENT_MAX_LENGTH;
+
+/** Bytes of a text in UTF-8, as the database stores it (at most 3 for each of its characters). */
+export function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
 /** Most HTML start tags one body may contain, and how deep they may nest: bounds the work of sanitising it. */
 export const CONTENT_MAX_TAGS = 2_000;
 export const CONTENT_MAX_DEPTH = 20;
@@ -174,6 +191,7 @@ export const POST_MESSAGES = {
   contentBidi:
     "Text článku obsahuje značku smeru textu (U+202A – U+202E, U+2066 – U+2069), ktorú ten istý riadok neuzatvára. Uzavrite ju (U+202C, U+2069) alebo ju odstráňte.",
   contentTooLong: `Text článku môže mať najviac ${CONTENT_MAX_LENGTH.toLocaleString("sk-SK")} znakov.`,
+  contentStoredTooLong: `Text článku je po uložení príliš dlhý: môže mať najviac ${CONTENT_STORED_MAX_BYTES.toLocaleString("sk-SK")} bajtov. Predlžujú ho adresy odkazov, v ktorých sa písmeno s diakritikou či iný znak mimo ASCII ukladá zakódovaný (napr. „á“ ako %C3%A1, 6 znakov). Skráťte, prosím, odkazy alebo text.`,
   unknownTag: "Vyberte tagy zo zoznamu.",
   tooLarge: "Požiadavka je príliš veľká.",
   pendingImageGone: "Obrázok, ktorý ste nahrali, už na serveri nie je (nepoužité obrázky mažeme po 24 hodinách). Vyberte ho, prosím, znova.",

@@ -8,7 +8,9 @@ import { hasHiddenControls } from "./rules";
 export type Source = { text: string; url: string | null };
 
 export const SOURCES_MAX = 30;
+/** A reference, in characters: stored as typed. */
 export const SOURCE_TEXT_MAX_LENGTH = 500;
+/** A link, in characters as typed and as stored (storedLinkLength): both count. */
 export const SOURCE_URL_MAX_LENGTH = 2_000;
 /** The whole field, before it is read line by line: 30 full sources and their new lines. */
 export const SOURCES_FIELD_MAX_LENGTH = SOURCES_MAX * (SOURCE_TEXT_MAX_LENGTH + SOURCE_URL_MAX_LENGTH + 2);
@@ -17,14 +19,24 @@ export const SOURCE_MESSAGES = {
   tooMany: `Článok môže mať najviac ${SOURCES_MAX} zdrojov (jeden na riadok).`,
   tooLong: (n: number) => `Zdroj č. ${n} je dlhší ako ${SOURCE_TEXT_MAX_LENGTH} znakov.`,
   badLink: (n: number) => `Odkaz v zdroji č. ${n} nie je platná adresa http:// ani https://.`,
+  linkTooLong: (n: number) =>
+    `Odkaz v zdroji č. ${n} je príliš dlhý: uložený môže mať najviac ${SOURCE_URL_MAX_LENGTH.toLocaleString("sk-SK")} znakov a písmeno s diakritikou či iný znak mimo ASCII sa v ňom ukladá zakódovaný (napr. „á“ ako %C3%A1, 6 znakov).`,
   controls: (n: number) => `Zdroj č. ${n} obsahuje riadiace alebo neviditeľné znaky.`,
 } as const;
 
 /** A word that starts like a web address: it is the source's link (and must be one). */
 const LINK_START = /^https?:\/\//i;
 
+/**
+ * A link's length as an article stores it: normalised (each character
+ * outside ASCII percent-encoded, up to 9 for one typed, the host in
+ * punycode) and written in the sources' JSON, where a backslash takes two.
+ */
+export function storedLinkLength(url: string): number {
+  return JSON.stringify(url).length - 2;
+}
+
 function linkOf(word: string): string | null {
-  if (word.length > SOURCE_URL_MAX_LENGTH) return null;
   try {
     const url = new URL(word);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" ? url.href : null;
@@ -50,8 +62,11 @@ export function readSources(typed: string): { sources: Source[] } | { error: str
     let text = line;
     let url: string | null = null;
     if (LINK_START.test(lastWord)) {
+      // Bounded as typed before it is read, and as it will be stored.
+      if (lastWord.length > SOURCE_URL_MAX_LENGTH) return { error: SOURCE_MESSAGES.linkTooLong(n) };
       url = linkOf(lastWord);
       if (!url) return { error: SOURCE_MESSAGES.badLink(n) };
+      if (storedLinkLength(url) > SOURCE_URL_MAX_LENGTH) return { error: SOURCE_MESSAGES.linkTooLong(n) };
       // A source that is only a link is named by it.
       text = lastSpace === -1 ? lastWord : line.slice(0, lastSpace).trim();
     }
@@ -59,6 +74,14 @@ export function readSources(typed: string): { sources: Source[] } | { error: str
     sources.push({ text, url });
   }
   return { sources };
+}
+
+/** Whether stored sources keep the bounds as they are stored (their number, each reference's and link's length): sources saved before a bound may not. */
+export function sourcesWithinBounds(sources: Source[]): boolean {
+  return (
+    sources.length <= SOURCES_MAX &&
+    sources.every(({ text, url }) => text.length <= SOURCE_TEXT_MAX_LENGTH && (url === null || storedLinkLength(url) <= SOURCE_URL_MAX_LENGTH))
+  );
 }
 
 /** The sources' rules for the forms' schema: the first broken one's message, or null. */

@@ -1,6 +1,9 @@
 import { env } from "~/config/env.server";
+import { FEED_CONTENT_MAX_BYTES, FEED_LEAD_LENGTH, FEED_SIZE } from "~/lib/bounds";
+import { clipText, contentToText } from "~/lib/content-text";
 import { imageUrl } from "~/lib/images";
 import { listHref } from "~/lib/links";
+import { passagesHtml, splitPassages } from "~/lib/passages";
 import { PAGE_SIZE } from "~/lib/rules";
 import { SITE_NAME, TAGLINE } from "~/lib/site";
 import { LINK_REL, linkCitations, type Source } from "~/lib/sources";
@@ -9,19 +12,44 @@ import { siteChangedAt } from "~/models/meta.server";
 import { newestPostsWhole } from "~/models/posts.server";
 import { conditionalResponse, etagOf } from "./http-cache.server";
 
-/** How many articles a feed carries. */
-export const FEED_SIZE = 20;
-
 const xml = escapeXml;
 const atomTime = (ms: number) => new Date(ms).toISOString();
 
 type FeedPost = ReturnType<typeof newestPostsWhole>[number];
 
-/** An article as feed readers show it: its image, its text (citations linked to the article page) and its sources. */
-function entryHtml(post: FeedPost, url: string): string {
+/**
+ * An entry's content as the feed sends it (HTML escaped as XML): the
+ * article's image, its text (citations linked to the article page) and its
+ * sources, whole when that fits FEED_CONTENT_MAX_BYTES; else the image, the
+ * leading paragraphs that fit and a link to the rest, so that no article
+ * makes every reader's copy of the feed large.
+ */
+function entryContent(post: FeedPost, url: string): string {
   const image = `<p><img src="${env.publicUrl}${imageUrl(post.image, 800, "jpg")}" alt="" width="800" height="${Math.round((800 * post.imageHeight) / post.imageWidth)}"></p>`;
   const text = linkCitations(post.content, post.sources.length).html.replaceAll('href="#', `href="${url}#`);
-  return `${image}<div>${text}</div>${sourcesHtml(post.sources)}`;
+  const whole = xml(`${image}<div>${text}</div>${sourcesHtml(post.sources)}`);
+  if (Buffer.byteLength(whole) <= FEED_CONTENT_MAX_BYTES) return whole;
+  const rest = `<p><a href="${xml(url)}">Celý článok a jeho zdroje nájdete na stránke ${SITE_NAME}.</a></p>`;
+  const frame = xml(`${image}<div></div>${rest}`);
+  return xml(image) + xml("<div>") + leadOf(text, FEED_CONTENT_MAX_BYTES - Buffer.byteLength(frame)) + xml(`</div>${rest}`);
+}
+
+/**
+ * The leading passages of an article's HTML that fit in `budget` bytes as
+ * sent (escaped as XML); when not even the first does, its plain text cut
+ * to FEED_LEAD_LENGTH characters.
+ */
+function leadOf(html: string, budget: number): string {
+  const passages = splitPassages(html);
+  let lead = "";
+  let used = 0;
+  for (const passage of passages) {
+    const piece = xml(passagesHtml([passage]));
+    used += Buffer.byteLength(piece);
+    if (used > budget) break;
+    lead += piece;
+  }
+  return lead || xml(`<p>${xml(clipText(contentToText(passages[0]?.html ?? ""), FEED_LEAD_LENGTH))}</p>`);
 }
 
 function sourcesHtml(sources: Source[]): string {
@@ -42,7 +70,7 @@ function entry(post: FeedPost): string {
     `<author><name>${xml(post.authorName)}</name></author>`,
     ...post.tags.map((tag) => `<category term="${xml(tag)}"/>`),
     `<summary>${xml(post.excerpt)}</summary>`,
-    `<content type="html">${xml(entryHtml(post, url))}</content>`,
+    `<content type="html">${entryContent(post, url)}</content>`,
     "</entry>",
   ].join("");
 }

@@ -1,5 +1,5 @@
 import { checkForm, EDIT_POST_FIELDS, editPostSchema, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
-import { BUSY_MESSAGE, canModify, MESSAGES, POST_MESSAGES } from "~/lib/rules";
+import { BUSY_MESSAGE, canModify, CONTENT_STORED_MAX_BYTES, MESSAGES, POST_MESSAGES, utf8Length } from "~/lib/rules";
 import { markImageLoose } from "~/models/loose-images.server";
 import { getPendingImage, insertPendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
 import { inTransaction } from "~/db/connection.server";
@@ -215,10 +215,12 @@ async function publishChecked(
 /** The draft being published was deleted meanwhile (in another tab): nothing is published. */
 class DraftGoneError extends Error {}
 
-/** An article body as it is stored: sanitised (in a worker), or why not. */
+/** An article body as it is stored: sanitised (in a worker) and within CONTENT_STORED_MAX_BYTES, or why not. */
 export async function storedContent(typed: string, what: string): Promise<PostResult<{ html: string }>> {
   try {
-    return { ok: true, html: await toStoredContent(typed) };
+    const html = await toStoredContent(typed);
+    if (utf8Length(html) > CONTENT_STORED_MAX_BYTES) return refusal(400, POST_MESSAGES.contentStoredTooLong, ["content"]);
+    return { ok: true, html };
   } catch (error) {
     if (error instanceof BusyError) return refusal(503, BUSY_MESSAGE);
     if (!(error instanceof ContentProcessingError)) throw error;
@@ -268,7 +270,11 @@ export async function savePost(permission: ChangePermission, form: FormData): Pr
   const base = readBaseRevision(form);
   if (base === null || isStale(permission.post.id, base)) return await staleEdit(permission, base, form);
   const content = await storedContent(checked.value.content, "an edited article");
-  if (!content.ok) return content;
+  if (!content.ok) {
+    // Refused (or busy): nothing was written, so nothing counts, as for a new article and a preview.
+    release(quota);
+    return content;
+  }
   const { title, sources, period, summary } = checked.value;
   if (writeRevision(permission, { title, content: content.html, sources: sourcesFrom(sources), period }, { summary, logAs: "editArticle", base })) return { ok: true };
   // Someone saved while the text was being sanitised: nothing was written, so nothing counts.

@@ -1,3 +1,4 @@
+import { withinStoredBounds } from "~/lib/bounds";
 import { contentToLines } from "~/lib/content-text";
 import { formatDateTime } from "~/lib/dates";
 import {
@@ -98,6 +99,7 @@ export function restoreRevision(permission: ChangePermission, revisionId: string
   const { title, content, sources, period, number, createdAt } = revision.revision;
   const current = countRevisions(permission.post.id);
   if (number === current) return refusal(400, REVISION_MESSAGES.alreadyCurrent);
+  if (!withinStoredBounds(revision.revision)) return refusal(400, REVISION_MESSAGES.beyondBounds);
   if (!reserve(editAttempts(permission.user.id))) return refusal(429, POST_MESSAGES.editQuota);
   const base = readBaseRevision(form);
   const summary = restoredSummary(formatDateTime(createdAt));

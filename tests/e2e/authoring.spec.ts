@@ -2,6 +2,8 @@ import type { Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { uniqueEmail } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
+import { POST_MESSAGES } from "../../app/lib/rules";
+import { SOURCE_MESSAGES } from "../../app/lib/sources";
 import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
 
 const PASSWORD = "autorske-heslo-1";
@@ -168,6 +170,19 @@ test("an author cites sources: [n] leads to the source, ↩ back to the text, an
   await field.fill("Plaček, M.: Hrady a zámky na Slovensku.\nListina https://");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("alert")).toHaveText("Odkaz v zdroji č. 2 nie je platná adresa http:// ani https://.");
+  // A link counts as it is stored: each "€" of its address as the nine characters of %E2%82%AC.
+  const encoded = `Listina https://example.org/${"€".repeat(230)}`;
+  await page.getByRole("textbox", { name: /^Zdroje/ }).fill(encoded);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("alert")).toHaveText(SOURCE_MESSAGES.linkTooLong(1));
+  await expect(page.getByRole("textbox", { name: /^Zdroje/ })).toHaveValue(encoded);
+  // So does the text, judged once sanitised (on the server): a link in it stored past 150,000 bytes.
+  const text = `<a href="http://a/${"€".repeat(20_000)}">odkaz</a>`;
+  await page.getByRole("textbox", { name: /^Zdroje/ }).fill("Plaček, M.: Hrady a zámky na Slovensku.");
+  await page.getByLabel("Text článku").fill(text);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("alert")).toHaveText(POST_MESSAGES.contentStoredTooLong);
+  expect((await page.getByLabel("Text článku").inputValue()) === text).toBe(true);
   await page.goto(page.url().replace(/[?#].*$/, ""));
   await expect(page.getByRole("region", { name: "Zdroje" }).getByRole("listitem")).toHaveCount(2);
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, contentMarkupProblem, POST_MESSAGES } from "~/lib/rules";
+import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, CONTENT_STORED_MAX_BYTES, contentMarkupProblem, POST_MESSAGES, utf8Length } from "~/lib/rules";
 import { contentToText, excerptOf } from "~/lib/content-text";
 import { ContentProcessingError, sanitizeContent, toStoredContent } from "~/services/content.server";
+import { Rng } from "../support/hostile-payloads";
 
 describe("sanitizeContent", () => {
   it("keeps the allowed tags and drops every attribute but a link's http(s) address, which gets rel", async () => {
@@ -168,5 +169,55 @@ describe("sanitising the largest bodies the rules allow", () => {
   it("rejects with ContentProcessingError a body the sanitiser cannot finish", async () => {
     // 200,000 nested tags, which the rules refuse: past the worker's time or memory limit.
     await expect(toStoredContent("<b>".repeat(200_000))).rejects.toBeInstanceOf(ContentProcessingError);
+  });
+});
+
+describe("what a body takes as it is stored", () => {
+  // Pieces of typed text whose stored form grows most: "&" and new lines (5 bytes each), tags and the end tags they imply, entities, characters outside ASCII, links with ASCII addresses.
+  const PIECES = [
+    "&", "\n", "<", ">", '"', "'", "a", " ", "ž", "€", "😀", "&amp", "&lt;", "&#0;", "&#x10FFFF;", "&nbsp;", "<b>", "</b>", "<i>", "<p>", "</p>",
+    "<br>", "</br>", "<a>", "</a>", "<a href=http://a>", "<a href='http://a/?&<>\"`'>", "<h1>", "<h4>", "<li>", "<ul>", "<ol>",
+    "<blockquote>", "<cite>", "</cite>", "<x>", "<script>", "</script>", "<!--", "-->", "\u0000", "\t",
+  ];
+
+  it("stores each typed character in at most 5 bytes, but in a link's address", async () => {
+    let worst = { ratio: 0, typed: "" };
+    let tried = 0;
+    // Every piece, and every pair of pieces, repeated; then mixtures of a few (a mixture of all would average the worst away).
+    const rng = new Rng(20_240_601);
+    const bodies = [
+      ...PIECES.flatMap((a) => PIECES.map((b) => (a + b).repeat(10))),
+      ...Array.from({ length: 300 }, () => rng.some(PIECES, 4).join("").repeat(5)),
+    ];
+    for (const typed of bodies) {
+      if (contentMarkupProblem(typed)) continue;
+      tried++;
+      const ratio = utf8Length(await toStoredContent(typed)) / typed.length;
+      if (ratio > worst.ratio) worst = { ratio, typed };
+    }
+    expect(tried).toBeGreaterThan(2_000);
+    expect(worst.ratio, JSON.stringify(worst.typed)).toBeLessThanOrEqual(5);
+    for (const piece of ["&", "a\n"]) {
+      const typed = piece.repeat(CONTENT_MAX_LENGTH / piece.length);
+      expect(utf8Length(await toStoredContent(typed)), piece).toBeLessThanOrEqual(CONTENT_STORED_MAX_BYTES);
+    }
+    expect(utf8Length(await toStoredContent("&".repeat(CONTENT_MAX_LENGTH)))).toBe(CONTENT_STORED_MAX_BYTES);
+  });
+
+  it("grows up to 9 bytes a character in a link's address: past the stored bound", async () => {
+    // "€" is stored as %E2%82%AC; a new line, made a <br/> before the sanitiser reads the tag, as %3Cbr/%3E.
+    for (const piece of ["€", "\n"]) {
+      const typed = `<a href="http://a/${piece.repeat(CONTENT_MAX_LENGTH - 30)}">x</a>`;
+      expect(typed.length).toBeLessThanOrEqual(CONTENT_MAX_LENGTH);
+      expect(contentMarkupProblem(typed)).toBeNull();
+      const stored = utf8Length(await toStoredContent(typed));
+      expect(stored, piece).toBeGreaterThan(8.9 * CONTENT_MAX_LENGTH);
+      expect(stored, piece).toBeGreaterThan(CONTENT_STORED_MAX_BYTES);
+    }
+  });
+
+  it("counts bytes as UTF-8 does", () => {
+    expect(utf8Length("aá€😀")).toBe(1 + 2 + 3 + 4);
+    expect(utf8Length("")).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import {
   describePeriod,
   isoPeriod,
   parsePeriod,
+  PERIOD_MAX_LENGTH,
   PERIOD_MESSAGES,
   periodDayOfYear,
   periodSortKey,
@@ -202,5 +203,12 @@ describe("numbers for sorting and for the calendar", () => {
     expect(tidyPeriod("okolo 500 pred Kr.-476")).toBe("okolo 500 pred Kr. – 476");
     expect(tidyPeriod("1920-te  roky")).toBe("1920-te roky");
     expect(tidyPeriod("29. 8. 1526")).toBe("29. 8. 1526");
+  });
+
+  it("bounds a period as it is stored, tidied: a dash between digits gains two spaces", () => {
+    const typed = `1${"-1".repeat(49)}`;
+    expect(typed.length).toBeLessThanOrEqual(PERIOD_MAX_LENGTH);
+    expect(tidyPeriod(typed).length).toBeGreaterThan(PERIOD_MAX_LENGTH);
+    expect(parsePeriod(typed)).toEqual({ ok: false, error: PERIOD_MESSAGES.tooLong });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { contentToText, excerptOf } from "~/lib/content-text";
 import { checkForm, EDIT_POST_FIELDS, editPostSchema, formProblem } from "~/lib/forms";
 import { POST_MESSAGES } from "~/lib/rules";
-import { linkCitations, readSources, SOURCE_MESSAGES, SOURCES_MAX, sourcesToTyped } from "~/lib/sources";
+import { linkCitations, readSources, SOURCE_MESSAGES, SOURCE_TEXT_MAX_LENGTH, SOURCE_URL_MAX_LENGTH, SOURCES_MAX, sourcesToTyped, sourcesWithinBounds, storedLinkLength } from "~/lib/sources";
 import { escapeXml } from "~/lib/xml";
 
 describe("reading the sources an author typed", () => {
@@ -34,9 +34,44 @@ describe("reading the sources an author typed", () => {
     expect(readSources(`${"x".repeat(500)} https://a.sk`)).not.toHaveProperty("error");
     expect(readSources("Kniha https://")).toEqual({ error: SOURCE_MESSAGES.badLink(1) });
     expect(readSources("Kniha http://exa mple")).not.toHaveProperty("error");
-    expect(readSources(`Kniha https://a.sk/${"x".repeat(2_000)}`)).toEqual({ error: SOURCE_MESSAGES.badLink(1) });
+    expect(readSources(`Kniha https://a.sk/${"x".repeat(2_000)}`)).toEqual({ error: SOURCE_MESSAGES.linkTooLong(1) });
     expect(readSources("Skrytý\u202eznak")).toEqual({ error: SOURCE_MESSAGES.controls(1) });
     expect(readSources("x\n".repeat(100_000))).toEqual({ error: SOURCE_MESSAGES.tooMany });
+  });
+
+  it("bounds a link as it is stored: percent-encoded, the host in punycode, in JSON", () => {
+    const link = (path: string) => `https://a.sk/${path}`;
+    // 2,000 characters typed and stored.
+    const ascii = link("x".repeat(SOURCE_URL_MAX_LENGTH - link("").length));
+    expect(readSources(`Kniha ${ascii}`)).toEqual({ sources: [{ text: "Kniha", url: ascii }] });
+    // "€" is typed as one character and stored as the nine of %E2%82%AC: after "https://a.sk/", 220 of them and 7 more characters fill it.
+    const fits = link("€".repeat(220)) + "x".repeat(SOURCE_URL_MAX_LENGTH - link("").length - 9 * 220);
+    const read = readSources(`Kniha ${fits}`);
+    expect("sources" in read && read.sources[0].url!.length).toBe(SOURCE_URL_MAX_LENGTH);
+    expect(readSources(`Kniha ${fits}€`)).toEqual({ error: SOURCE_MESSAGES.linkTooLong(1) });
+    expect(readSources(`Prvý\nKniha ${link("€".repeat(1_990))}`)).toEqual({ error: SOURCE_MESSAGES.linkTooLong(2) });
+    // A backslash stays one in a query and is written as two in JSON.
+    const slashes = link(`?${"\\".repeat(1_000)}`);
+    expect(slashes.length).toBeLessThan(SOURCE_URL_MAX_LENGTH);
+    expect(storedLinkLength(new URL(slashes).href)).toBeGreaterThan(SOURCE_URL_MAX_LENGTH);
+    expect(readSources(`Kniha ${slashes}`)).toEqual({ error: SOURCE_MESSAGES.linkTooLong(1) });
+    // A host outside ASCII is stored in punycode.
+    expect(readSources("Kniha https://€€€.sk/")).toEqual({ sources: [{ text: "Kniha", url: "https://xn--lzgaa.sk/" }] });
+  });
+
+  it("keeps every source, as stored, within its bounds: each link's JSON at most SOURCE_URL_MAX_LENGTH, each reference SOURCE_TEXT_MAX_LENGTH", () => {
+    const worst = Array.from({ length: SOURCES_MAX }, (_, i) => `${"€".repeat(SOURCE_TEXT_MAX_LENGTH)} https://a.sk/${"€".repeat(i * 7)}`).join("\n");
+    const read = readSources(worst);
+    expect(read).not.toHaveProperty("error");
+    if ("error" in read) return;
+    expect(sourcesWithinBounds(read.sources)).toBe(true);
+    for (const { text, url } of read.sources) {
+      expect(text.length).toBeLessThanOrEqual(SOURCE_TEXT_MAX_LENGTH);
+      expect(JSON.stringify(url).length - 2).toBeLessThanOrEqual(SOURCE_URL_MAX_LENGTH);
+    }
+    // Stored before these bounds held: a link of 17,928 characters, 31 sources.
+    expect(sourcesWithinBounds([{ text: "Kniha", url: `https://a.sk/${"%E2%82%AC".repeat(1_990)}` }])).toBe(false);
+    expect(sourcesWithinBounds(Array.from({ length: SOURCES_MAX + 1 }, () => ({ text: "Kniha", url: null })))).toBe(false);
   });
 
   it("gives the stored sources back as the author typed them", () => {
