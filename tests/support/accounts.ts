@@ -1,0 +1,18 @@
+import { registerUser } from "../../scripts/lib/client";
+import { readDatabase } from "./http";
+
+/**
+ * Confirm an account's address as its owner's click on the mailed link
+ * would (its first confirmation kept), straight in the database: for tests
+ * about what a confirmed account is sent, not about confirming.
+ */
+export function confirmAddress(databasePath: string, email: string): void {
+  readDatabase(databasePath, (db) => db.prepare("UPDATE users SET email_confirmed_at = coalesce(email_confirmed_at, ?) WHERE email = ?").run(Date.now(), email.toLowerCase()), true);
+}
+
+/** A new account (registerUser) whose address is confirmed. */
+export async function registerConfirmedUser(base: string, databasePath: string, overrides: Record<string, string> = {}) {
+  const account = await registerUser(base, overrides);
+  confirmAddress(databasePath, account.email);
+  return account;
+}
