@@ -63,7 +63,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent === "resendConfirmation") {
     const sent = await ifStorageFails(() => resendConfirmationLink(session.user, context.clientAddress), asRefusal);
-    if (sent.ok) return redirect("/account?done=confirmationSent#profil", 303);
+    if (sent.ok) return redirect("/account?done=confirmationSent", 303);
     return data({ intent: "resendConfirmation" as Intent, error: sent.error, invalid: [] as string[], values: {} }, { status: sent.status, headers: retryAfter(sent.status) });
   }
   if (intent !== "rename" && intent !== "password") return data({ intent: null, error: "Neznáma akcia.", invalid: [], values: {} }, { status: 400 });
@@ -152,7 +152,7 @@ export default function Account() {
           {account.isAdmin && <> · administrátor</>}
         </p>
         {!account.emailConfirmed && (
-          <Form method="post" className="stack-form">
+          <Form method="post" className="stack-form confirm-form">
             <input type="hidden" name="intent" value="resendConfirmation" />
             <p>
               Kým adresu nepotvrdíte, posielame na ňu iba odkazy na potvrdenie a na obnovenie hesla. Čo redakcia rozhodla o vašich hláseniach a článkoch, nájdete len tu, v častiach Moje hlásenia a Rozhodnutia o mojom obsahu. Adresu potvrdíte odkazom z e-mailu, ktorý platí 24 hodín; ak ho nemáte alebo vypršal, pošlite si nový.
