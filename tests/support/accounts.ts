@@ -1,13 +1,19 @@
+import Database from "better-sqlite3";
 import { registerUser } from "../../scripts/lib/client";
-import { readDatabase } from "./http";
 
 /**
  * Confirm an account's address as its owner's click on the mailed link
  * would (its first confirmation kept), straight in the database: for tests
- * about what a confirmed account is sent, not about confirming.
+ * about what a confirmed account is sent, not about confirming. (Opened
+ * here, not through ./http, which the browser tests cannot import.)
  */
 export function confirmAddress(databasePath: string, email: string): void {
-  readDatabase(databasePath, (db) => db.prepare("UPDATE users SET email_confirmed_at = coalesce(email_confirmed_at, ?) WHERE email = ?").run(Date.now(), email.toLowerCase()), true);
+  const db = new Database(databasePath, { fileMustExist: true });
+  try {
+    db.prepare("UPDATE users SET email_confirmed_at = coalesce(email_confirmed_at, ?) WHERE email = ?").run(Date.now(), email.toLowerCase());
+  } finally {
+    db.close();
+  }
 }
 
 /** A new account (registerUser) whose address is confirmed. */
