@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormError } from "~/components/Messages";
 import { ACCOUNT_MESSAGES } from "~/lib/rules";
-import { pageTitle } from "~/lib/site";
+import { tokenPageMeta } from "~/lib/site";
 import { formText } from "~/services/auth.server";
 import { confirmEmail, isConfirmationTokenUsable } from "~/services/email-confirmation.server";
 import { readForm } from "~/services/forms.server";
@@ -71,12 +71,7 @@ export default function ConfirmEmail() {
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: pageTitle("Potvrdenie e-mailovej adresy") },
-  { name: "robots", content: "noindex" },
-  // The token is in this page's address: do not pass it on to other sites.
-  { name: "referrer", content: "same-origin" },
-];
+export const meta: MetaFunction = () => tokenPageMeta("Potvrdenie e-mailovej adresy");
 
 // The address carries a token: no cache may keep the page.
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });

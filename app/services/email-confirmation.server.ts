@@ -18,7 +18,7 @@ import { confirmationMailAttempts, release, reserve } from "./throttle.server";
  */
 
 const HOUR = 60 * 60 * 1000;
-export const CONFIRMATION_LIFETIME_MS = 24 * HOUR;
+const CONFIRMATION_LIFETIME_MS = 24 * HOUR;
 
 function confirmationMail(link: string) {
   return linkMail("Potvrdenie e-mailovej adresy – Dejiny", {
