@@ -63,7 +63,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent === "resendConfirmation") {
     const sent = await ifStorageFails(() => resendConfirmationLink(session.user, context.clientAddress), asRefusal);
-    if (sent.ok) return redirect("/account?done=confirmationSent", 303);
+    // An address confirmed meanwhile (another tab, the link) needs no link: nothing was sent.
+    if (sent.ok) return redirect(session.user.emailConfirmedAt === null ? "/account?done=confirmationSent" : "/account", 303);
     return data({ intent: "resendConfirmation" as Intent, error: sent.error, invalid: [] as string[], values: {} }, { status: sent.status, headers: retryAfter(sent.status) });
   }
   if (intent !== "rename" && intent !== "password") return data({ intent: null, error: "Neznáma akcia.", invalid: [], values: {} }, { status: 400 });
