@@ -109,6 +109,7 @@ export const LOG_ACTIONS = {
   showRevision: "Znova zobrazenie častí staršej verzie",
   decideAppeal: "Rozhodnutie o námietke",
   deleteAccount: "Zrušenie vlastného účtu",
+  confirmEmail: "Potvrdenie e-mailovej adresy účtu",
   createConflict: "Pridanie aktuálneho konfliktu",
   editConflict: "Úprava aktuálneho konfliktu",
   deleteConflict: "Odstránenie aktuálneho konfliktu",
@@ -131,6 +132,10 @@ export const MODERATION_MESSAGES = {
   reportDuplicate: "Tento článok ste už nahlásili. Redakcia sa vaším hlásením zaoberá.",
   reportOwn: "Vlastný článok nemôžete nahlásiť.",
   reportQuota: "Dosiahli ste limit hlásení. Skúste to, prosím, neskôr.",
+  appealFiled: "Námietku sme prijali. Posúdi ju iný administrátor; o rozhodnutí vám dáme vedieť aj e-mailom, ak máte potvrdenú e-mailovú adresu.",
+  reportReceived: "Ďakujeme, hlásenie sme prijali. Čo redakcia rozhodla, uvidíte v Mojich hláseniach a dostanete e-mail.",
+  /** An account whose address is not confirmed gets no mail about it (mail-outbox.server.ts). */
+  reportReceivedUnconfirmed: "Ďakujeme, hlásenie sme prijali. Čo redakcia rozhodla, uvidíte v Mojich hláseniach. E-mailom vám dáme vedieť, až keď potvrdíte svoju e-mailovú adresu (Môj účet).",
   passageReason: "Vyberte, čo je s odsekom v neporiadku.",
   passageDuplicate: "Tento odsek ste už označili. Redakcia sa vaším hlásením zaoberá.",
   noSuchPassage: "Taký odsek článok nemá. Vráťte sa na článok a kliknite na „Zdroj?“ pri odseku, ktorý chcete označiť.",

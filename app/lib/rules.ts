@@ -78,6 +78,9 @@ export const FAULT_MESSAGES = {
   storageFailed: "Server práve nemôže nič uložiť: jeho úložisko zlyhalo. Čítať môžete ďalej; skúste to, prosím, o chvíľu znova.",
   /** The image bucket cannot be reached (503). */
   imageStoreDown: "Úložisko obrázkov je práve nedostupné, preto sa obrázok nedá uložiť ani zobraziť. Skúste to, prosím, o chvíľu znova.",
+  /** The mail outbox has no room for a decision's mails (503): the decision waits. */
+  mailRoomFull:
+    "Rozhodnutie sa teraz nedá zapísať: na odoslanie čaká priveľa e-mailov o rozhodnutiach a e-maily k tomuto by sa už nezmestili. Nič sa nezmenilo. Skúste to, prosím, o niekoľko minút znova (koľko e-mailov čaká, ukazuje stránka Administrácia).",
   /** Added when a form is shown again. */
   formKept: "Čo ste vyplnili, zostalo vo formulári.",
   formKeptImage: "Váš text zostal vo formulári; obrázok vyberte, prosím, znova.",
@@ -103,6 +106,9 @@ export const ACCOUNT_MESSAGES = {
   resetSent: "Ak k tomuto e-mailu existuje účet, poslali sme naň odkaz na obnovenie hesla. Platí 30 minút.",
   resetInvalid: "Odkaz na obnovenie hesla je neplatný, už bol použitý alebo vypršal. Požiadajte o nový.",
   passwordChanged: "Heslo je zmenené. Prihláste sa, prosím, novým heslom.",
+  confirmationInvalid: "Odkaz na potvrdenie e-mailovej adresy je neplatný, už bol použitý alebo vypršal. Nový si pošlete zo stránky Môj účet.",
+  confirmationQuota: "Odkaz na potvrdenie sme poslali už viackrát. Skúste to, prosím, znova neskôr a medzitým sa pozrite aj do priečinka so spamom.",
+  confirmationNotQueued: "E-mail s odkazom sa teraz nepodarilo pripraviť na odoslanie. Skúste to, prosím, o chvíľu znova.",
 } as const;
 
 /**

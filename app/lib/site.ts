@@ -11,3 +11,8 @@ export type SocialLink = { network: "Facebook" | "Instagram" | "YouTube"; href: 
 export function pageTitle(title?: string): string {
   return title ? `${title} | ${SITE_NAME}` : `${SITE_NAME} – ${TAGLINE}`;
 }
+
+/** The meta of a page whose address carries a mailed token (a reset or confirmation link): not indexed, and its address not passed on to other sites. */
+export function tokenPageMeta(title: string) {
+  return [{ title: pageTitle(title) }, { name: "robots", content: "noindex" }, { name: "referrer", content: "same-origin" }];
+}

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { db } from "~/db/connection.server";
 import { mailOutbox } from "~/db/schema.server";
 
@@ -6,16 +6,30 @@ import { mailOutbox } from "~/db/schema.server";
 
 export type OutboxMail = typeof mailOutbox.$inferSelect;
 
+/** What a mail is, for the outbox's room (mail-outbox.server.ts OUTBOX_LIMITS): a confirmation or reset link, moderation's decision, or an acknowledgement. */
+export type MailKind = "account" | "decision" | "receipt";
+
 const waiting = and(isNull(mailOutbox.sentAt), isNull(mailOutbox.gaveUpAt));
 
-export function insertMail(mail: Pick<OutboxMail, "id" | "recipient" | "subject" | "text" | "html" | "createdAt" | "sendBefore" | "nextAttemptAt">): void {
+export function insertMail(mail: Pick<OutboxMail, "id" | "recipient" | "subject" | "text" | "html" | "createdAt" | "sendBefore" | "nextAttemptAt"> & { kind: MailKind }): void {
   db.insert(mailOutbox).values(mail).run();
 }
 
-/** Mails not yet delivered nor given up: all of them, or one recipient's. */
-export function countWaitingMails(recipient?: string): number {
-  const where = recipient === undefined ? waiting : and(waiting, eq(mailOutbox.recipient, recipient));
+/** Mails not yet delivered nor given up: all of them, or those of one kind, or of one kind to one recipient. */
+export function countWaitingMails(of: { kind?: MailKind; recipient?: string } = {}): number {
+  const where = and(waiting, of.kind === undefined ? undefined : eq(mailOutbox.kind, of.kind), of.recipient === undefined ? undefined : eq(mailOutbox.recipient, of.recipient));
   return db.select({ n: count() }).from(mailOutbox).where(where).get()?.n ?? 0;
+}
+
+/** Mails of one kind to one recipient queued after `since`, whatever became of them (finished ones are kept a week): one range of mail_outbox_recipient_idx. */
+export function countMailsSince(kind: MailKind, recipient: string, since: number): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.recipient, recipient), gt(mailOutbox.createdAt, since), eq(mailOutbox.kind, kind)))
+      .get()?.n ?? 0
+  );
 }
 
 /** The waiting mail due first (mail_outbox_due_idx), due or not. */

@@ -9,7 +9,7 @@ export function insertSession(session: typeof sessions.$inferInsert): void {
 const sessionUser = db
   .select({
     session: { idHash: sessions.idHash, remember: sessions.remember, createdAt: sessions.createdAt, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt },
-    user: { id: users.id, displayName: users.displayName, email: users.email, isAdmin: users.isAdmin },
+    user: { id: users.id, displayName: users.displayName, email: users.email, isAdmin: users.isAdmin, emailConfirmedAt: users.emailConfirmedAt },
   })
   .from(sessions)
   .innerJoin(users, eq(users.id, sessions.userId))

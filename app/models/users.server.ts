@@ -60,6 +60,11 @@ export function ensureAuthorWithoutLogin(displayName: string, email: string): Us
   return getUserByEmail(email) ?? createUser({ displayName, email, passwordHash: null })!;
 }
 
+/** The owner has shown the address is theirs (the link mailed to it, or an admin's command): kept as first confirmed. */
+export function setEmailConfirmed(userId: string, now: number): void {
+  db.update(users).set({ emailConfirmedAt: now }).where(and(eq(users.id, userId), isNull(users.emailConfirmedAt))).run();
+}
+
 export function setPasswordHash(userId: string, passwordHash: string): void {
   db.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
 }
@@ -122,7 +127,7 @@ export function listUsers(): User[] {
 }
 
 /** An account as the admin's table shows it. */
-export type AccountRow = Pick<User, "id" | "displayName" | "email" | "isAdmin" | "disabledAt" | "createdAt" | "lastSeenAt"> & {
+export type AccountRow = Pick<User, "id" | "displayName" | "email" | "isAdmin" | "disabledAt" | "createdAt" | "lastSeenAt" | "emailConfirmedAt"> & {
   canSignIn: boolean;
   articles: number;
   /** How many other accounts' names look like this one's (older accounts, made before names were compared). */
@@ -137,6 +142,7 @@ const accountColumns = {
   disabledAt: users.disabledAt,
   createdAt: users.createdAt,
   lastSeenAt: users.lastSeenAt,
+  emailConfirmedAt: users.emailConfirmedAt,
   canSignIn: sql<number>`${users.passwordHash} IS NOT NULL`.mapWith(Boolean),
   // One index range per account (posts_author_created_at_idx).
   // Spelled out: inside a subquery Drizzle would leave the columns unqualified.

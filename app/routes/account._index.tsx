@@ -15,6 +15,7 @@ import { countStatementsOf } from "~/models/decisions.server";
 import { countPostsOf, listPostsOf } from "~/models/posts.server";
 import { changePassword, renameAccount, type AccountResult } from "~/services/account.server";
 import { retryAfter } from "~/services/concurrency.server";
+import { resendConfirmationLink } from "~/services/email-confirmation.server";
 import { readForm } from "~/services/forms.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
 import { endSession, endSessionOf, requireSession, sessionsOf } from "~/services/session.server";
@@ -28,9 +29,10 @@ const DONE = {
   password: "Heslo je zmenené. Ostatné zariadenia sú odhlásené.",
   endSession: "Zariadenie je odhlásené.",
   draftDeleted: "Koncept je zmazaný.",
+  confirmationSent: "Odkaz na potvrdenie e-mailovej adresy sme poslali. Platí 24 hodín. Ak e-mail nevidíte, pozrite sa aj do priečinka so spamom.",
 } as const;
 
-type Intent = "rename" | "password";
+type Intent = "rename" | "password" | "resendConfirmation";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, idHash } = await requireSession(request);
@@ -39,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const window = pageWindow(parsePage(params.get("page")), total, ARTICLES_PER_PAGE);
   const done = params.get("done");
   return {
-    account: { displayName: user.displayName, email: user.email, isAdmin: user.isAdmin },
+    account: { displayName: user.displayName, email: user.email, isAdmin: user.isAdmin, emailConfirmed: user.emailConfirmedAt !== null },
     articles: { rows: listPostsOf(user.id, window), total, page: window.page, pages: window.pages },
     // All of them: an account keeps at most DRAFTS_PER_ACCOUNT.
     drafts: listDraftsOf(user.id, DRAFTS_PER_ACCOUNT),
@@ -58,6 +60,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // Only a session of this account; any other handle changes nothing.
     endSessionOf(session.user.id, String(form.get("session") ?? ""));
     return redirect("/account?done=endSession#zariadenia", 303);
+  }
+  if (intent === "resendConfirmation") {
+    const sent = await ifStorageFails(() => resendConfirmationLink(session.user, context.clientAddress), asRefusal);
+    // An address confirmed meanwhile (another tab, the link) needs no link: nothing was sent.
+    if (sent.ok) return redirect(session.user.emailConfirmedAt === null ? "/account?done=confirmationSent" : "/account", 303);
+    return data({ intent: "resendConfirmation" as Intent, error: sent.error, invalid: [] as string[], values: {} }, { status: sent.status, headers: retryAfter(sent.status) });
   }
   if (intent !== "rename" && intent !== "password") return data({ intent: null, error: "Neznáma akcia.", invalid: [], values: {} }, { status: 400 });
   const result: AccountResult = await ifStorageFails(
@@ -141,9 +149,21 @@ export default function Account() {
       <section aria-labelledby="profil">
         <h2 id="profil">Profil</h2>
         <p>
-          E-mail: <strong>{account.email}</strong>
+          E-mail: <strong>{account.email}</strong> · {account.emailConfirmed ? "potvrdený" : "nepotvrdený"}
           {account.isAdmin && <> · administrátor</>}
         </p>
+        {!account.emailConfirmed && (
+          <Form method="post" className="stack-form confirm-form">
+            <input type="hidden" name="intent" value="resendConfirmation" />
+            <p>
+              Kým adresu nepotvrdíte, posielame na ňu iba odkazy na potvrdenie a na obnovenie hesla. Čo redakcia rozhodla o vašich hláseniach a článkoch, nájdete len tu, v častiach Moje hlásenia a Rozhodnutia o mojom obsahu. Adresu potvrdíte odkazom z e-mailu, ktorý platí 24 hodín; ak ho nemáte alebo vypršal, pošlite si nový.
+            </p>
+            <FormError text={failed("resendConfirmation")?.error} />
+            <button type="submit" className="button button-secondary" disabled={busy}>
+              Poslať odkaz na potvrdenie
+            </button>
+          </Form>
+        )}
         <Form method="post" className="stack-form" noValidate ref={renameForm}>
           <input type="hidden" name="intent" value="rename" />
           <FormError id="rename-error" text={failed("rename")?.error} />

@@ -4,6 +4,7 @@ import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { FormError, Notice } from "~/components/Messages";
 import { Statement } from "~/components/Statement";
+import { MODERATION_MESSAGES } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
 import { fileAppeal } from "~/services/appeals.server";
 import { retryAfter } from "~/services/concurrency.server";
@@ -16,7 +17,7 @@ import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.serv
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const filed = new URL(request.url).searchParams.has("appealed");
-  return { statements: statementsOf(user.id), notice: filed ? "Námietku sme prijali. Posúdi ju iný administrátor; o rozhodnutí vám pošleme e-mail." : null };
+  return { statements: statementsOf(user.id), notice: filed ? MODERATION_MESSAGES.appealFiled : null };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

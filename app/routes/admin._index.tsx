@@ -30,8 +30,8 @@ const QUERY_MAX_LENGTH = 100;
 
 /** What /admin?done=… says after a decision (the redirect that follows a form). */
 const DONE = {
-  decided: "Rozhodnutie je zapísané; nahlasovatelia a autor dostanú e-mail.",
-  appeal: "Rozhodnutie o námietke je zapísané; autor dostane e-mail.",
+  decided: "Rozhodnutie je zapísané; nahlasovatelia a autor ho uvidia vo svojom účte a dostanú e-mail, ak majú potvrdenú adresu.",
+  appeal: "Rozhodnutie o námietke je zapísané; autor ho uvidí vo svojom účte a dostane e-mail, ak má potvrdenú adresu.",
   conflict: "Aktuálne konflikty sú uložené.",
 } as const;
 

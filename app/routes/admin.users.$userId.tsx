@@ -11,6 +11,7 @@ import { pageTitle } from "~/lib/site";
 import { listPostsOf } from "~/models/posts.server";
 import { countAbusiveReportsBy, countReportsBy } from "~/models/reports.server";
 import { getAccount } from "~/models/users.server";
+import { retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
 import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
 import { moderateAccount } from "~/services/moderation.server";
@@ -41,8 +42,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const reason = String(form.get("reason") ?? "");
   if (form.get("confirm") !== "yes") return { error: null, confirm: intent, reason };
   const result = await ifStorageFails(() => moderateAccount(admin, params.userId ?? "", intent, { reason }), asRefusal);
-  // A decision refused for its reason asks again, with what was typed.
-  if (!result.ok) return data({ error: result.error, confirm: takesReason(intent) && result.status === 400 ? intent : null, reason }, { status: result.status });
+  // A decision refused for its reason, or told to wait (the storage, the mail outbox), asks again with what was typed.
+  if (!result.ok) {
+    const askAgain = takesReason(intent) && [400, 503, 507].includes(result.status);
+    return data({ error: result.error, confirm: askAgain ? intent : null, reason }, { status: result.status, headers: retryAfter(result.status) });
+  }
   return redirect(`/admin/users/${params.userId}?done=${intent}`, 303);
 }
 
@@ -89,7 +93,9 @@ export default function AdminAccount() {
       )}
       <dl className="facts">
         <dt>E-mail</dt>
-        <dd>{account.email}</dd>
+        <dd>
+          {account.email} · {account.emailConfirmedAt !== null ? "potvrdený" : "nepotvrdený (dostáva len odkazy na potvrdenie a na obnovenie hesla)"}
+        </dd>
         <dt>Rola</dt>
         <dd>{account.isAdmin ? "administrátor" : "používateľ"}</dd>
         <dt>Stav</dt>

@@ -64,7 +64,7 @@ function HowWeModerate() {
       <h2 id="ako">Ako moderujeme</h2>
       <ul className="public-log-rules">
         <li>Prihlásený čitateľ môže článok nahlásiť alebo v ňom označiť odsek, ktorému chýba zdroj. Hlásenia posudzujú moderátori a o každom rozhodnú s odôvodnením.</li>
-        <li>Kto článok nahlásil, dostane rozhodnutie aj odôvodnenie e-mailom a nájde ich vo svojom účte v časti Moje hlásenia. Autor sa nedozvie, kto jeho článok nahlásil.</li>
+        <li>Kto článok nahlásil, nájde rozhodnutie aj odôvodnenie vo svojom účte v časti Moje hlásenia a dostane ich e-mailom, ak má potvrdenú e-mailovú adresu. Autor sa nedozvie, kto jeho článok nahlásil.</li>
         <li>Autor skrytého alebo odstráneného článku (či zablokovaného účtu) dostane odôvodnenie: čo sa rozhodlo, prečo a na aký podnet. Do 6 mesiacov môže raz podať námietku; rozhodne o nej iný moderátor.</li>
         <li>Tu je každé rozhodnutie s dátumom a zverejneným odôvodnením, bez mien a e-mailov nahlasovateľov, autorov aj moderátorov. Názov skrytého alebo odstráneného článku neuvádzame.</li>
       </ul>

@@ -5,7 +5,7 @@ import { NewPasswordFields } from "~/components/Field";
 import { useFormCheck } from "~/components/useFormCheck";
 import { checkForm, formProblem, NEW_PASSWORD_FIELDS, resetPasswordSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE } from "~/lib/rules";
-import { pageTitle } from "~/lib/site";
+import { tokenPageMeta } from "~/lib/site";
 import { formText } from "~/services/auth.server";
 import { BusyError, retryAfter } from "~/services/concurrency.server";
 import { readForm } from "~/services/forms.server";
@@ -78,12 +78,7 @@ export default function ResetPassword() {
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: pageTitle("Nové heslo") },
-  { name: "robots", content: "noindex" },
-  // The token is in this page's address: do not pass it on to other sites.
-  { name: "referrer", content: "same-origin" },
-];
+export const meta: MetaFunction = () => tokenPageMeta("Nové heslo");
 
 // The address carries a reset token: no cache may keep the page.
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });

@@ -3,7 +3,8 @@ import { safeRedirect } from "~/lib/links";
 import { checkForm, forgotPasswordSchema, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, MESSAGES } from "~/lib/rules";
 import type { StatementOfReasons } from "~/lib/moderation";
-import { createUser, isNameTaken } from "~/models/users.server";
+import { isNameTaken } from "~/models/users.server";
+import { createAccount } from "~/services/account.server";
 import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailure } from "~/services/auth.server";
 import { BusyError } from "~/services/concurrency.server";
 import type { StorageFault } from "~/services/storage-fault.server";
@@ -105,7 +106,7 @@ export async function register(request: Request, form: FormData, clientAddress: 
   }
   // Asked right before the insert, in the same turn of the event loop: two registrations cannot both take one look.
   if (isNameTaken(displayName)) return fail(400, ACCOUNT_MESSAGES.displayNameTaken, ["displayName"]);
-  const user = createUser({ displayName, email, passwordHash });
+  const user = createAccount({ displayName, email, passwordHash });
   // This tells whoever asks that the e-mail has an account: registration signs the new account in at once,
   // which nobody could miss, so an answer that hid it would still tell. It costs a password hash, and the
   // registrations of one address (an IPv6 client's /64) are limited (README: "Security").

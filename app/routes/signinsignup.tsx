@@ -9,6 +9,7 @@ import { CloseIcon } from "~/components/Icons";
 import { useFormCheck } from "~/components/useFormCheck";
 import { forgotPasswordSchema, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { safeRedirect } from "~/lib/links";
+import { MODERATION_MESSAGES } from "~/lib/moderation";
 import { ACCOUNT_MESSAGES, MESSAGES } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { retryAfter } from "~/services/concurrency.server";
@@ -135,7 +136,7 @@ export default function SignInSignUp() {
             <h2 id="rozhodnutie-o-ucte">Rozhodnutie o vašom účte</h2>
             {result.disabled.appealed && (
               <p className="notice" role="status">
-                Námietku sme prijali. Posúdi ju iný administrátor; o rozhodnutí vám pošleme e-mail.
+                {MODERATION_MESSAGES.appealFiled}
               </p>
             )}
             <Statement

@@ -5,9 +5,10 @@ import { inTransaction } from "~/db/connection.server";
 import { deleteDraftsOf } from "~/models/drafts.server";
 import { takePendingImagesOf } from "~/models/pending-images.server";
 import { deleteResetTokensOf } from "~/models/reset-tokens.server";
-import { countActiveAdmins, deleteUser, isNameTaken, setDisplayName, setPasswordHash } from "~/models/users.server";
+import { countActiveAdmins, createUser, deleteUser, isNameTaken, setDisplayName, setPasswordHash, type User } from "~/models/users.server";
 import { hashPassword, isPasswordOf, passwordWorkIsFull } from "./auth.server";
 import { BusyError } from "./concurrency.server";
+import { queueConfirmationLink } from "./email-confirmation.server";
 import { logModeration } from "./moderation-log.server";
 import { removePostsOf } from "./posts.server";
 import { endAllSessionsOf, type CurrentUser } from "./session.server";
@@ -15,7 +16,8 @@ import { release, renameAttempts, reserve, signInAttempts, type Requester } from
 import { forgetDevicesOf } from "./trusted-devices.server";
 
 /**
- * What a user does with their own account: a new name, a new password,
+ * What a user does with their own account: making it (its address to be
+ * confirmed: email-confirmation.server.ts), a new name, a new password,
  * deleting it. The password is asked again for the last two, with the
  * sign-in's limits: a stolen session cannot guess its way to the account.
  */
@@ -23,6 +25,15 @@ import { forgetDevicesOf } from "./trusted-devices.server";
 export type AccountResult = { ok: true } | { ok: false; status: number; error: string; invalid: string[] };
 
 const refuse = (status: number, error: string, invalid: string[] = []): AccountResult => ({ ok: false, status, error, invalid });
+
+/** A new account with its confirmation link queued in the same transaction; null when the e-mail is already registered. */
+export function createAccount(input: { displayName: string; email: string; passwordHash: string }): User | null {
+  return inTransaction(() => {
+    const user = createUser(input);
+    if (user) queueConfirmationLink(user);
+    return user;
+  });
+}
 
 export function renameAccount(user: CurrentUser, form: FormData): AccountResult {
   const checked = checkForm(displayNameSchema, form);

@@ -43,7 +43,7 @@ export function fileAppeal(userId: string, decisionId: number, form: FormData): 
     return true;
   });
   if (!filed) return refuse(403, MODERATION_MESSAGES.appealTwice);
-  return { ok: true, message: "Námietku sme prijali. Posúdi ju iný administrátor; o rozhodnutí vám pošleme e-mail." };
+  return { ok: true, message: MODERATION_MESSAGES.appealFiled };
 }
 
 /** An admin grants or rejects an open appeal. */

@@ -12,14 +12,15 @@ export class BusyError extends Error {
  * to come back; anything else says nothing more. A 429's is when the
  * limits that refused this request start their next window (noted by
  * throttle.server.ts reserve), at least a second; a minute if none noted.
+ * A 503's is 5 s, unless what refused the request noted a later time (a
+ * decision waiting for room in the mail outbox: mail-outbox.server.ts).
  */
 export function retryAfter(status: number): Record<string, string> {
-  if (status === 503) return { "Retry-After": "5" };
+  const at = retryAtOfRequest();
+  const noted = at ? Math.max(1, Math.ceil((at - Date.now()) / 1000)) : undefined;
+  if (status === 503) return { "Retry-After": String(Math.max(5, noted ?? 0)) };
   if (status === 507) return { "Retry-After": "300" };
-  if (status === 429) {
-    const at = retryAtOfRequest();
-    return { "Retry-After": at ? String(Math.max(1, Math.ceil((at - Date.now()) / 1000))) : "60" };
-  }
+  if (status === 429) return { "Retry-After": String(noted ?? 60) };
   return {};
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  countMailsSince,
   countWaitingMails,
   insertMail,
   lastMailFailure,
@@ -9,10 +10,15 @@ import {
   markMailSent,
   nextWaitingMail,
   purgeFinishedMails,
+  type MailKind,
   type OutboxMail,
 } from "~/models/mail-outbox.server";
+import { getUserByEmail } from "~/models/users.server";
 import { showHiddenControls } from "~/lib/rules";
 import { deliverMail, MailRefusedError, type Mail } from "./mail.server";
+import { noteRetryAt } from "./request-log.server";
+
+export type { MailKind };
 
 /**
  * Every mail the site sends goes through this outbox, a table of the
@@ -34,8 +40,66 @@ const DAY = 24 * HOUR;
 const RETRY_DELAYS = [20 * SECOND, MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE];
 const retryDelay = (failedAttempts: number) => RETRY_DELAYS[failedAttempts - 1] ?? HOUR;
 
-/** The most mails waiting at once, and for one address: a flood queues no more (the rest are refused and logged). */
-export const OUTBOX_LIMITS = { waiting: 1_000, waitingPerRecipient: 5 } as const;
+/**
+ * The outbox's room, a share of its own for each kind of mail, so that no
+ * kind crowds out another (README: "Accounts, e-mail and admins"):
+ *
+ * - `account`, confirmation and reset links: each is throttled per account
+ *   and per client address before it is queued (throttle.server.ts), so 5
+ *   waiting for one address is more than its owner can ask for in half an
+ *   hour; past the room the link is not queued (and its token not written).
+ * - `decision`, moderation's mails about a decision or an appeal: never
+ *   dropped. Only admins make them, a few per article, so 10,000 holds more
+ *   than a day of a busy moderation while the mail service is down (and a
+ *   mail waits a day at most). Past it the decision itself waits:
+ *   OutboxFullError, which rolls its transaction back and is answered 503.
+ * - `receipt`, acknowledgements ("we received your report"): they give way
+ *   first. Past 1,000 waiting, or past 10 to one address in 24 hours (sent
+ *   or not), a receipt is dropped and logged; what it said is on the
+ *   reader's pages (/account/reports) anyway.
+ *
+ * Only `account` mails go to an address its owner has not confirmed.
+ */
+export const OUTBOX_LIMITS = {
+  account: { waiting: 1_000, waitingPerRecipient: 5 },
+  decision: { waiting: 10_000 },
+  receipt: { waiting: 1_000, perRecipientPerDay: 10 },
+} as const;
+
+/** When a decision refused for a full outbox is to be tried again: mails leave as the service takes them, or give up after a day. */
+const DECISION_ROOM_RETRY_MS = 10 * MINUTE;
+
+/** The decisions' room in the outbox is full: the decision waits (its transaction rolls back; storage-fault.server.ts answers 503 with Retry-After). */
+export class OutboxFullError extends Error {
+  override name = "OutboxFullError";
+  constructor() {
+    super(`Mail outbox: ${OUTBOX_LIMITS.decision.waiting} decision mails are waiting; a decision must wait`);
+  }
+}
+
+function refuseDecision(): never {
+  noteRetryAt(Date.now() + DECISION_ROOM_RETRY_MS);
+  throw new OutboxFullError();
+}
+
+/** Throws OutboxFullError unless `count` more decision mails fit: a decision of many articles asks before it changes any. */
+export function ensureDecisionRoom(count: number): void {
+  if (countWaitingMails({ kind: "decision" }) + count > OUTBOX_LIMITS.decision.waiting) refuseDecision();
+}
+
+/** Whether the site may send this address what others wrote or did: only once its owner followed the confirmation link. */
+function confirmedAddress(email: string): boolean {
+  return getUserByEmail(email)?.emailConfirmedAt != null;
+}
+
+/** Why a mail of `kind` to `to` may not be queued now (the outbox's room, OUTBOX_LIMITS), or null when it may. */
+function noRoom(kind: MailKind, to: string, now: number): string | null {
+  const limits = OUTBOX_LIMITS[kind];
+  if (countWaitingMails({ kind }) >= limits.waiting) return `${limits.waiting} ${kind} mails are waiting`;
+  if ("waitingPerRecipient" in limits && countWaitingMails({ kind, recipient: to }) >= limits.waitingPerRecipient) return `${limits.waitingPerRecipient} ${kind} mails wait for this address`;
+  if ("perRecipientPerDay" in limits && countMailsSince(kind, to, now - DAY) >= limits.perRecipientPerDay) return `${limits.perRecipientPerDay} ${kind} mails went to this address in 24 hours`;
+  return null;
+}
 
 /** A mail service that does not answer must not hold up the mails behind it. */
 const SEND_TIMEOUT_MS = 15_000;
@@ -44,21 +108,24 @@ const SEND_TIMEOUT_MS = 15_000;
 const KEEP_FINISHED = 7 * DAY;
 
 /**
- * Put a mail in the outbox, to be delivered before `sendBefore` (at most a
- * day from now). Call it inside the transaction that decides the mail.
- * False, and nothing queued, when the outbox or the recipient's share of it is full.
- * `perRecipient: false` for mails a person cannot make the site send at will
- * (moderation's: one per report, decision or appeal): a bulk decision queues
- * one per article for the same reporter or author, all of which must go.
+ * Put a mail of `kind` in the outbox, to be delivered before `sendBefore`
+ * (at most a day from now). Call it inside the transaction that decides the
+ * mail. False, and nothing queued, when the address is not confirmed (for
+ * any kind but `account`) or the kind's room is full (OUTBOX_LIMITS); a
+ * `decision` is never dropped: it throws OutboxFullError instead.
  */
-export function queueMail(mail: Mail, { sendBefore, now = Date.now(), perRecipient = true }: { sendBefore: number; now?: number; perRecipient?: boolean }): boolean {
-  if (countWaitingMails() >= OUTBOX_LIMITS.waiting || (perRecipient && countWaitingMails(mail.to) >= OUTBOX_LIMITS.waitingPerRecipient)) {
-    console.error(`Mail outbox full: "${showHiddenControls(mail.subject)}" to ${showHiddenControls(mail.to)} was not queued`);
+export function queueMail(mail: Mail, { kind, sendBefore, now = Date.now() }: { kind: MailKind; sendBefore: number; now?: number }): boolean {
+  // What someone else wrote or decided goes only to an address whose owner has shown it is theirs.
+  if (kind !== "account" && !confirmedAddress(mail.to)) return false;
+  const full = noRoom(kind, mail.to, now);
+  if (full && kind === "decision") refuseDecision();
+  if (full) {
+    console.error(`Mail outbox: "${showHiddenControls(mail.subject)}" to ${showHiddenControls(mail.to)} was not queued: ${full}`);
     return false;
   }
   // Sortable by time: the outbox folder lists files in order.
   const id = `${new Date(now).toISOString().replace(/[:.]/g, "-")}-${randomBytes(6).toString("hex")}`;
-  insertMail({ id, recipient: mail.to, subject: mail.subject, text: mail.text, html: mail.html, createdAt: now, sendBefore: Math.min(sendBefore, now + DAY), nextAttemptAt: now });
+  insertMail({ id, kind, recipient: mail.to, subject: mail.subject, text: mail.text, html: mail.html, createdAt: now, sendBefore: Math.min(sendBefore, now + DAY), nextAttemptAt: now });
   // After the transaction that queued it has committed.
   setImmediate(wakeSender);
   return true;

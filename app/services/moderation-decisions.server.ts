@@ -5,6 +5,7 @@ import { insertDecision, lastHidingOf } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
 import { listOpenReports, openReportsOf, openReportsOfAuthor, reporterEmailsOf, resolveReports } from "~/models/reports.server";
 import { getUserById, hasActiveAdminBesides, updateUser } from "~/models/users.server";
+import { ensureDecisionRoom } from "./mail-outbox.server";
 import { logModeration, type Actor } from "./moderation-log.server";
 import { mailArticleShownAgain, mailFixRequested, mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
 import { deletePostAs } from "./posts.server";
@@ -17,6 +18,8 @@ import { endAllSessionsOf } from "./session.server";
  * reasons), written in one transaction with what it does: the article hidden
  * or deleted, the author disabled, the article's open reports resolved, the
  * mails to each reporter and to the author queued, the admin's log entry.
+ * With no room in the outbox for its mails, a decision changes nothing
+ * (OutboxFullError, answered 503 by the caller's ifStorageFails).
  */
 
 export type DecisionResult = { ok: true; decided: number; message: string } | { ok: false; status: number; error: string; invalid?: string[] };
@@ -38,6 +41,8 @@ export async function decideReports(actor: Actor, form: FormData): Promise<Decis
   if (posts.some((post) => mustLeaveToOthers(actor, post.authorId))) return refuse(403, MODERATION_MESSAGES.ownArticle, ["post"]);
   // An admin is not disabled from here: the account page has the rules about admins (not oneself, not the last one).
   if (decision === "disable" && posts.some((post) => getUserById(post.authorId)?.isAdmin)) return refuse(400, MODERATION_MESSAGES.disableAdmin, ["decision"]);
+  // Room in the outbox for every mail it may send (each reporter, the author), before any article is decided: taken whole, or waiting whole.
+  ensureDecisionRoom(posts.reduce((mails, post) => mails + new Set(openReportsOf(post.id).map((r) => r.email)).size + 1, 0));
   let decided = 0;
   for (const post of posts) if (await decide(actor, post, decision, reason, { onlyReported: true })) decided++;
   if (decided === 0) return refuse(409, MODERATION_MESSAGES.alreadyDecided);

@@ -1,13 +1,16 @@
 import { env } from "~/config/env.server";
 import { APPEAL_STATES, decisionLabel, groundLabel, reasonLabel, type AppealState } from "~/lib/moderation";
 import { showHiddenControls } from "~/lib/rules";
-import { queueMail } from "./mail-outbox.server";
+import { queueMail, type MailKind } from "./mail-outbox.server";
 
 /**
  * The mails of moderation: each is queued inside the transaction that
  * decides it (the outbox delivers them). They name articles, decisions and
  * reasons, never another person's name or address; what a person typed is
- * written with its control characters shown, never raw.
+ * written with its control characters shown, never raw. A decision's mails
+ * are never dropped (kind `decision`: with no room, the decision waits); an
+ * acknowledgement gives way (kind `receipt`). Neither goes to an address
+ * its owner has not confirmed: they read it all on their account's pages.
  */
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -15,11 +18,11 @@ const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").rep
 const shown = (s: string) => showHiddenControls(s);
 
 /** A mail of paragraphs (blank lines between them) and a link to the page where it all is. */
-function send(to: string, subject: string, paragraphs: string[], link: { text: string; path: string }): void {
+function send(kind: MailKind, to: string, subject: string, paragraphs: string[], link: { text: string; path: string }): void {
   const url = new URL(link.path, env.publicUrl).toString();
   const lines = ["Dobrý deň,", ...paragraphs, `${link.text}: ${url}`, "Redakcia Dejiny"];
   const html = [...lines.slice(0, -2).map((p) => `<p>${escape(p).replace(/\n/g, "<br>")}</p>`), `<p><a href="${escape(url)}">${escape(link.text)}</a></p>`, "<p>Redakcia Dejiny</p>"].join("\n");
-  queueMail({ to, subject: shown(subject), text: lines.join("\n\n"), html }, { sendBefore: Date.now() + DAY, perRecipient: false });
+  queueMail({ to, subject: shown(subject), text: lines.join("\n\n"), html }, { kind, sendBefore: Date.now() + DAY });
 }
 
 const MY_REPORTS = { text: "Vaše hlásenia", path: "/account/reports" };
@@ -28,6 +31,7 @@ const SIGN_IN = { text: "Prihlásenie", path: "/signinsignup" };
 
 export function mailReportReceived(to: string, report: { postTitle: string; reason: string }): void {
   send(
+    "receipt",
     to,
     "Vaše hlásenie sme prijali – Dejiny",
     [`prijali sme vaše hlásenie článku „${shown(report.postTitle)}“ (${reasonLabel(report.reason)}).`, "Redakcia ho posúdi a o rozhodnutí vám dáme vedieť e-mailom aj na stránke vašich hlásení."],
@@ -37,6 +41,7 @@ export function mailReportReceived(to: string, report: { postTitle: string; reas
 
 export function mailReportDecided(to: string, decision: { postTitle: string; action: string; reason: string }): void {
   send(
+    "decision",
     to,
     "Rozhodnutie o vašom hlásení – Dejiny",
     [`redakcia rozhodla o vašom hlásení článku „${shown(decision.postTitle)}“.`, `Rozhodnutie: ${decisionLabel(decision.action)}.`, `Odôvodnenie: ${shown(decision.reason)}`],
@@ -46,6 +51,7 @@ export function mailReportDecided(to: string, decision: { postTitle: string; act
 
 export function mailReportDecisionReversed(to: string, decision: { postTitle: string | null; reason: string }): void {
   send(
+    "decision",
     to,
     "Rozhodnutie o vašom hlásení bolo zmenené – Dejiny",
     [
@@ -69,6 +75,7 @@ export function mailArticleShownAgain(to: string, decision: { postTitle: string;
 /** An upheld report that asks the author to fix the article (it stays published): what to fix, why, on what ground, and where to edit it. */
 export function mailFixRequested(to: string, decision: { postId: string; postTitle: string; reason: string; ground: string; groundDetail: string }): void {
   send(
+    "decision",
     to,
     "Výzva na opravu vášho článku – Dejiny",
     [
@@ -83,6 +90,7 @@ export function mailFixRequested(to: string, decision: { postId: string; postTit
 /** The statement of reasons for the author whose article or account a decision restricts (how to contest it included). */
 export function mailStatementOfReasons(to: string, decision: { postTitle: string | null; action: string; reason: string; ground: string; groundDetail: string }): void {
   send(
+    "decision",
     to,
     "Rozhodnutie redakcie o vašom obsahu – Dejiny",
     [
@@ -105,6 +113,7 @@ export function mailStatementOfReasons(to: string, decision: { postTitle: string
 
 export function mailAppealReceived(to: string, postTitle: string | null): void {
   send(
+    "receipt",
     to,
     "Vašu námietku sme prijali – Dejiny",
     [`prijali sme vašu námietku proti rozhodnutiu${postTitle ? ` o článku „${shown(postTitle)}“` : ""}. Posúdi ju iný administrátor, než ktorý rozhodol.`],
@@ -114,6 +123,7 @@ export function mailAppealReceived(to: string, postTitle: string | null): void {
 
 export function mailAppealDecided(to: string, appeal: { postTitle: string | null; state: AppealState; reason: string }): void {
   send(
+    "decision",
     to,
     "Rozhodnutie o vašej námietke – Dejiny",
     [

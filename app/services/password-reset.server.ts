@@ -1,10 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
 import { consumeResetToken, findUsableResetToken, insertResetToken } from "~/models/reset-tokens.server";
-import { showHiddenControls } from "~/lib/rules";
 import { getUserByEmail, getUserById, setPasswordHash } from "~/models/users.server";
 import { hashPassword } from "./auth.server";
-import { env } from "~/config/env.server";
 import { inTransaction } from "~/db/connection.server";
+import { hashLinkToken, linkMail, newLinkToken } from "./link-tokens.server";
 import { queueMail } from "./mail-outbox.server";
 import { endAllSessionsOf } from "./session.server";
 import { clearSignInLimits, LIMITS } from "./throttle.server";
@@ -18,32 +16,17 @@ import { forgetDevicesOf } from "./trusted-devices.server";
  */
 const TOKEN_LIFETIME = LIMITS.resetMailsPerAccount.windowMs;
 
-function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
-
-/** The reset message; the name as stored may predate the rule against control characters, so they are written out. */
-function resetMail(storedName: string, link: string) {
-  const displayName = showHiddenControls(storedName);
-  const text = [
-    `Dobrý deň, ${displayName},`,
-    "",
-    "niekto (dúfame, že vy) požiadal o obnovenie hesla k vášmu účtu na stránke Dejiny.",
-    "Nové heslo si nastavíte na tejto adrese (platí 30 minút a dá sa použiť iba raz):",
-    "",
+/** The reset message: the site's words and the link only (it may go to an address nobody has confirmed: link-tokens.server.ts). */
+function resetMail(link: string) {
+  return linkMail("Obnovenie hesla – Dejiny", {
+    before: [
+      "niekto (dúfame, že vy) požiadal o obnovenie hesla k vášmu účtu na stránke Dejiny.",
+      "Nové heslo si nastavíte na tejto adrese (platí 30 minút a dá sa použiť iba raz):",
+    ],
     link,
-    "",
-    "Ak ste o obnovenie nežiadali, tento e-mail môžete ignorovať: vaše heslo sa nezmení.",
-    "",
-    "Redakcia Dejiny",
-  ].join("\n");
-  const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-  const html = `<p>Dobrý deň, ${escape(displayName)},</p>
-<p>niekto (dúfame, že vy) požiadal o obnovenie hesla k vášmu účtu na stránke Dejiny.</p>
-<p><a href="${escape(link)}">Nastaviť nové heslo</a> (odkaz platí 30 minút a dá sa použiť iba raz).</p>
-<p>Ak ste o obnovenie nežiadali, tento e-mail môžete ignorovať: vaše heslo sa nezmení.</p>
-<p>Redakcia Dejiny</p>`;
-  return { subject: "Obnovenie hesla – Dejiny", text, html };
+    linkText: "Nastaviť nové heslo",
+    after: ["Ak ste o obnovenie nežiadali, tento e-mail môžete ignorovať: vaše heslo sa nezmení."],
+  });
 }
 
 /** A link goes out only while the owner has time to use it: a mail still waiting this close to the link's end is given up. */
@@ -57,13 +40,11 @@ const LAST_USEFUL_MS = 5 * 60 * 1000;
 function queueResetLink(email: string): void {
   const user = getUserByEmail(email);
   if (!user?.passwordHash || user.disabledAt) return;
-  const token = randomBytes(32).toString("base64url");
+  const { tokenHash, link } = newLinkToken("/reset-password");
   const expiresAt = Date.now() + TOKEN_LIFETIME;
-  // Built from PUBLIC_URL, never from the request's Host header.
-  const link = `${env.publicUrl}/reset-password?token=${token}`;
   inTransaction(() => {
-    if (queueMail({ to: user.email, ...resetMail(user.displayName, link) }, { sendBefore: expiresAt - LAST_USEFUL_MS })) {
-      insertResetToken({ tokenHash: hashToken(token), userId: user.id, expiresAt });
+    if (queueMail({ to: user.email, ...resetMail(link) }, { kind: "account", sendBefore: expiresAt - LAST_USEFUL_MS })) {
+      insertResetToken({ tokenHash, userId: user.id, expiresAt });
     }
   });
 }
@@ -97,7 +78,7 @@ function drain(): void {
 }
 
 export function isResetTokenUsable(token: string): boolean {
-  return Boolean(token) && findUsableResetToken(hashToken(token), Date.now()) !== undefined;
+  return Boolean(token) && findUsableResetToken(hashLinkToken(token), Date.now()) !== undefined;
 }
 
 /** Tokens whose new password is being hashed: the same token sent many times at once is hashed once. */
@@ -110,7 +91,7 @@ const resetting = new Set<string>();
  * or null when the token does not work.
  */
 export async function resetPassword(token: string, password: string): Promise<string | null> {
-  const tokenHash = hashToken(token);
+  const tokenHash = hashLinkToken(token);
   // Hashing costs ~130 ms of CPU: not for a token that cannot work anyway.
   if (!token || resetting.has(tokenHash) || !findUsableResetToken(tokenHash, Date.now())) return null;
   resetting.add(tokenHash);

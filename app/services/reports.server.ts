@@ -90,5 +90,5 @@ function fileReport(
     release(attempts);
     return refuse(400, duplicate);
   }
-  return { ok: true, message: "Ďakujeme, hlásenie sme prijali. Čo redakcia rozhodla, uvidíte v Mojich hláseniach a dostanete e-mail." };
+  return { ok: true, message: user.emailConfirmedAt !== null ? MODERATION_MESSAGES.reportReceived : MODERATION_MESSAGES.reportReceivedUnconfirmed };
 }

@@ -2,11 +2,13 @@ import { data } from "@remix-run/node";
 import type { ServerBuild } from "@remix-run/node";
 import { FAULT_MESSAGES } from "~/lib/rules";
 import { retryAfter } from "./concurrency.server";
+import { OutboxFullError } from "./mail-outbox.server";
 
 /**
  * The storage failing under a request, told apart from bugs: the database
  * that cannot write (a full or failing disk, a file turned read-only), the
- * image folder likewise, the image bucket out of reach. Such a fault is
+ * image folder likewise, the image bucket out of reach, the mail outbox
+ * without room for a decision's mails. Such a fault is
  * answered, never a 500: 507 when space ran out, otherwise 503, each with
  * Retry-After and a message a reader understands (README: "When something
  * fails"). Forms answer it themselves with what was typed (`ifStorageFails`);
@@ -27,6 +29,8 @@ type SomeError = { code?: unknown; name?: unknown; $metadata?: { httpStatusCode?
 
 /** What a failed write or read means to the person who asked; null for anything that is not the storage's fault. */
 export function storageFault(error: unknown): StorageFault | null {
+  // The mail outbox's room for decisions is full: the decision waits, as a write that found no room would.
+  if (error instanceof OutboxFullError) return fault(503, FAULT_MESSAGES.mailRoomFull);
   if (typeof error !== "object" || error === null) return null;
   const { code, name, $metadata } = error as SomeError;
   const errorCode = typeof code === "string" ? code : "";

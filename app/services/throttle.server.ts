@@ -26,6 +26,8 @@ const DAY = 24 * HOUR;
  * A reset mail goes out at most `resetMailsPerAccount.max` times per window;
  * past that the form answers the same, and a link already sent in this
  * window still works (links live as long as the window: password-reset.server.ts).
+ * A confirmation link is mailed at registration; asking for it again is
+ * limited per account and per address (email-confirmation.server.ts).
  */
 export const LIMITS = {
   signinFailuresPerDevice: { max: 10, windowMs: 15 * MINUTE },
@@ -35,6 +37,8 @@ export const LIMITS = {
   registerPerAddress: { max: 30, windowMs: HOUR },
   resetPerAddress: { max: 20, windowMs: HOUR },
   resetMailsPerAccount: { max: 3, windowMs: 30 * MINUTE },
+  confirmationMailsPerAccount: { max: 5, windowMs: DAY },
+  confirmationMailsPerAddress: { max: 10, windowMs: HOUR },
   postsPerAccountPerHour: { max: QUOTAS.postsPerHour, windowMs: HOUR },
   postsPerAccountPerDay: { max: QUOTAS.postsPerDay, windowMs: DAY },
   uploadsPerAccountPerHour: { max: QUOTAS.uploadsPerHour, windowMs: HOUR },
@@ -118,6 +122,14 @@ export function resetRequestAttempts(address: string): Attempt[] {
 /** The attempt a reset mail to `email` reserves (past it, no mail, and the same answer). */
 export function resetMailAttempts(email: string): Attempt[] {
   return [["resetMailsPerAccount", subject(normaliseEmail(email))]];
+}
+
+/** A confirmation link asked for again (from /account), against the account's daily and its client address's hourly budget. */
+export function confirmationMailAttempts(userId: string, address: string): Attempt[] {
+  return [
+    ["confirmationMailsPerAccount", userId],
+    ["confirmationMailsPerAddress", addressSubject(address)],
+  ];
 }
 
 /** Lift the untrusted sign-in limits of an account (after its owner proved it by a password reset). */

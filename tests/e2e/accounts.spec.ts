@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { uniqueEmail } from "../../scripts/lib/client";
 import { TEST_PUBLIC_URL } from "../support/accounts-env";
+import { SUBJECTS } from "../support/outbox";
 import { sentMails, waitForMail } from "../support/resend-stand-in";
 import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
 
@@ -99,7 +100,7 @@ test("forgot password: e-mail, link, new password, sign in", async ({ page, jsEn
   await modal.getByRole("button", { name: "Odoslať" }).click();
   await expect(modal).toBeHidden();
   await expect(page.getByRole("status")).toContainText("Ak k tomuto e-mailu existuje účet");
-  const mail = await waitForMail(resendUrl, email, 0);
+  const mail = await waitForMail(resendUrl, email, 0, SUBJECTS.reset);
   expect((await sentMails(resendUrl)).length).toBeGreaterThan(before);
 
   const link = mail.text.match(/\S+\/reset-password\?token=\S+/)![0];

@@ -1,7 +1,9 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
+import { confirmAddress } from "../support/accounts";
 import { runBuildCommand } from "../support/commands";
+import { SUBJECTS } from "../support/outbox";
 import { waitForMail } from "../support/resend-stand-in";
 import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
 
@@ -145,11 +147,14 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   const [firstSpamId, secondSpamId] = await Promise.all(spam.map((title) => publish(spammer, title)));
   expect(firstSpamId && secondSpamId).toBeTruthy();
   const { client: author, email: authorEmail } = await registerUser(base, { displayName: `Poctivý Autor ${run}` });
+  // The author and the reader below have confirmed their addresses: moderation's mails go to confirmed addresses only.
+  confirmAddress(process.env.E2E_DATABASE_PATH!, authorEmail);
   const doubtful = `Sporný článok ${run}`;
   const doubtfulId = await publish(author, doubtful);
 
   // A signed-in reader reports two articles, from the article itself.
   const { email: readerEmail } = await registerUser(base, { displayName: `Čitateľka ${run}` });
+  confirmAddress(process.env.E2E_DATABASE_PATH!, readerEmail);
   const reader = await otherDevice(browser, jsEnabled);
   await signIn(reader.page, readerEmail, GOOD_PASSWORD, jsEnabled);
   expect((await reader.page.goto("/admin"))?.status()).toBe(404);
@@ -202,7 +207,7 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   await expect(page.getByLabel("Opodstatnené: skryť článok", { exact: true })).toBeChecked();
   await page.locator("#decision-reason").fill("Dátum bitky v článku je nesprávny a chýba prameň.");
   await page.getByRole("button", { name: "Rozhodnúť o vybraných" }).click();
-  await expect(page.getByRole("status")).toHaveText("Rozhodnutie je zapísané; nahlasovatelia a autor dostanú e-mail.");
+  await expect(page.getByRole("status")).toHaveText("Rozhodnutie je zapísané; nahlasovatelia a autor ho uvidia vo svojom účte a dostanú e-mail, ak majú potvrdenú adresu.");
   await expect(queued(doubtful)).toHaveCount(0);
   // The form starts afresh for the next decision, with JavaScript too: no reason carried over by mistake.
   await expect(page.locator("#decision-reason")).toHaveValue("");
@@ -215,7 +220,7 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   await page.locator("#decision-reason").fill("Reklama.");
   await page.getByRole("button", { name: "Rozhodnúť o vybraných" }).click();
   await expect(queued(spam[0])).toHaveCount(0);
-  await expect(page.getByRole("status")).toHaveText("Rozhodnutie je zapísané; nahlasovatelia a autor dostanú e-mail.");
+  await expect(page.getByRole("status")).toHaveText("Rozhodnutie je zapísané; nahlasovatelia a autor ho uvidia vo svojom účte a dostanú e-mail, ak majú potvrdenú adresu.");
   expect((await page.request.get(`/posts/${firstSpamId}`)).status()).toBe(404);
   await check(page, testInfo, jsEnabled, "admin-decided");
 
@@ -226,12 +231,12 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   await expect(told).toContainText("Opodstatnené — Článok skrytý");
   await expect(told).toContainText("Dátum bitky v článku je nesprávny a chýba prameň.");
   await check(reader.page, testInfo, jsEnabled, "my-reports");
-  const readerMail = await waitForMail(process.env.E2E_RESEND_URL!, readerEmail, 2);
+  const readerMail = await waitForMail(process.env.E2E_RESEND_URL!, readerEmail, 2, SUBJECTS.notConfirmation);
   expect(readerMail.subject).toBe("Rozhodnutie o vašom hlásení – Dejiny");
   await reader.context.close();
 
   // The author reads the statement of reasons (mail and page) and contests it.
-  const statementMail = await waitForMail(process.env.E2E_RESEND_URL!, authorEmail);
+  const statementMail = await waitForMail(process.env.E2E_RESEND_URL!, authorEmail, 0, SUBJECTS.notConfirmation);
   expect(statementMail.text).toContain("Dátum bitky v článku je nesprávny a chýba prameň.");
   expect(statementMail.text).not.toContain(readerEmail);
   const writer = await otherDevice(browser, jsEnabled);
@@ -257,10 +262,10 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   await expect(appeal).toContainText("Dátum 29. augusta 1526 uvádza Kronika; prameň dopĺňam.");
   await appeal.getByLabel(/^Odôvodnenie/).fill("Prameň je doložený, článok vraciame.");
   await appeal.getByRole("button", { name: "Vyhovieť námietke" }).click();
-  await expect(second.page.getByRole("status")).toHaveText("Rozhodnutie o námietke je zapísané; autor dostane e-mail.");
+  await expect(second.page.getByRole("status")).toHaveText("Rozhodnutie o námietke je zapísané; autor ho uvidí vo svojom účte a dostane e-mail, ak má potvrdenú adresu.");
   await second.context.close();
   expect((await new Client(base).get(`/posts/${doubtfulId}`)).response.status).toBe(200);
-  expect((await waitForMail(process.env.E2E_RESEND_URL!, authorEmail, 2)).text).toContain("Prameň je doložený, článok vraciame.");
+  expect((await waitForMail(process.env.E2E_RESEND_URL!, authorEmail, 2, SUBJECTS.notConfirmation)).text).toContain("Prameň je doložený, článok vraciame.");
   await open(writer.page, "/account/decisions", jsEnabled);
   await expect(writer.page.locator(".statement").filter({ hasText: doubtful })).toContainText("Námietke sa vyhovelo");
   await writer.context.close();

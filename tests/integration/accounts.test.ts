@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
 import { TEST_PUBLIC_URL } from "../support/accounts-env";
 import { INTERNALS, readDatabase } from "../support/http";
+import { SUBJECTS } from "../support/outbox";
 import { sentMails, waitForMail } from "../support/resend-stand-in";
 
 const base = inject("baseUrl");
@@ -295,10 +296,10 @@ describe("password reset", () => {
   }
 
   async function resetLink(email: string) {
-    const before = (await sentMails(resendUrl)).filter((m) => [m.to].flat().includes(email)).length;
+    const before = (await sentMails(resendUrl)).filter((m) => [m.to].flat().includes(email) && SUBJECTS.reset.test(m.subject)).length;
     const { response } = await requestReset(email, { Host: "evil.example" });
     expect(response.status).toBe(303);
-    const mail = await waitForMail(resendUrl, email, before);
+    const mail = await waitForMail(resendUrl, email, before, SUBJECTS.reset);
     const link = mail.text.match(/https?:\/\/\S+\/reset-password\?token=\S+/)![0];
     return { mail, link, path: link.slice(TEST_PUBLIC_URL.length) };
   }
@@ -319,7 +320,7 @@ describe("password reset", () => {
     expect(other.response.status).toBe(303);
     expect(known.response.headers.get("location")).toBe("/signinsignup?resetSent");
     expect(other.response.headers.get("location")).toBe("/signinsignup?resetSent");
-    await waitForMail(resendUrl, email);
+    await waitForMail(resendUrl, email, 0, SUBJECTS.reset);
     const page = await new Client(base).get("/signinsignup?resetSent");
     expect(page.doc.querySelector(".notice")?.text).toContain("Ak k tomuto e-mailu existuje účet");
     expect(page.doc.querySelector('[role="dialog"]')).toBeNull();

@@ -3,7 +3,7 @@ import { ACCOUNT_MESSAGES } from "~/lib/rules";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { readDatabase } from "../support/http";
-import { resetLinkIn, settledMailsTo } from "../support/outbox";
+import { resetLinkIn, settledMailsTo, SUBJECTS } from "../support/outbox";
 
 // Issue 27, finding 5: nobody can lock an owner out. A server of its own (these
 // tests use up throttling budgets), behind a "proxy" (TRUST_PROXY, an https
@@ -160,13 +160,13 @@ describe("password reset", () => {
     // A stranger asks for the owner's reset 8 times, from several addresses.
     const answers = await Promise.all(Array.from({ length: 8 }, () => new Client(server.url).post("/signinsignup", { intent: "forgot", email })));
     expect(answers.map((a) => a.response.headers.get("location"))).toEqual(Array(8).fill("/signinsignup?resetSent"));
-    expect(await settledMailsTo(server.databasePath, email, 3)).toHaveLength(3);
+    expect(await settledMailsTo(server.databasePath, email, 3, SUBJECTS.reset)).toHaveLength(3);
 
     // The owner asks too: the same answer, no fourth mail, and the newest link in the mailbox works.
     const owner = new Client(server.url);
     const asked = await owner.post("/signinsignup", { intent: "forgot", email });
     expect(asked.response.headers.get("location")).toBe("/signinsignup?resetSent");
-    const mails = await settledMailsTo(server.databasePath, email, 4);
+    const mails = await settledMailsTo(server.databasePath, email, 4, SUBJECTS.reset);
     expect(mails).toHaveLength(3);
     const link = resetLinkIn(mails.at(-1)!)!;
     const newPassword = "nové-heslo-po-útoku-5";
@@ -182,7 +182,7 @@ describe("password reset", () => {
     expect(await status(signIn(phone, email, GOOD_PASSWORD))).toBe(429);
     // …so it asks for a link and sets a new password; the strangers lock the account again at once.
     expect(await status(phone.post("/signinsignup", { intent: "forgot", email }))).toBe(303);
-    const [mail] = await settledMailsTo(server.databasePath, email, 1);
+    const [mail] = await settledMailsTo(server.databasePath, email, 1, SUBJECTS.reset);
     const newPassword = "nové-heslo-z-telefónu-3";
     expect(await status(phone.post(resetLinkIn(mail)!, { password: newPassword, confirmPassword: newPassword }))).toBe(303);
     expect(tally(await attack(email, 10))).toEqual({ 400: 100 });

@@ -1,8 +1,10 @@
 import type Database from "better-sqlite3";
 import { describe, expect, inject, it } from "vitest";
-import { Client, GOOD_PASSWORD, registerUser } from "../../scripts/lib/client";
+import { Client, GOOD_PASSWORD } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
+import { registerConfirmedUser } from "../support/accounts";
 import { readDatabase } from "../support/http";
+import { SUBJECTS } from "../support/outbox";
 import { sentMails, waitForMail } from "../support/resend-stand-in";
 
 /**
@@ -15,8 +17,13 @@ const base = inject("baseUrl");
 const databasePath = inject("databasePath");
 const resendUrl = inject("resendUrl");
 
-/** The text of the `nth` mail (1, 2, …) sent to `email`, once it has come. */
-const mail = async (email: string, nth: number) => (await waitForMail(resendUrl, email, nth - 1)).text;
+/** The text of the `nth` mail (1, 2, …) sent to `email` after its confirmation link, once it has come. */
+const mail = async (email: string, nth: number) => (await waitForMail(resendUrl, email, nth - 1, SUBJECTS.notConfirmation)).text;
+/** The mails sent to `email` but its confirmation link. */
+const mailsTo = async (email: string) => (await sentMails(resendUrl)).filter((m) => [m.to].flat().includes(email) && SUBJECTS.notConfirmation.test(m.subject));
+
+/** Every account here has confirmed its address: the site mails moderation's news to confirmed addresses only (tests/integration/email-confirmation.test.ts). */
+const registerUser = (b: string) => registerConfirmedUser(b, databasePath);
 
 const db = <T>(work: (db: Database.Database) => T, write = false) => readDatabase(databasePath, work, write);
 const one = <T>(sql: string, ...params: unknown[]) => db((d) => d.prepare(sql).get(...params) as T);
@@ -150,11 +157,11 @@ describe("a report's life", () => {
       expect((await reporter.client.post(`/posts/${postId}/report`, { reason: "spam" })).response.status).toBe(200);
       posts.push(postId);
     }
-    await waitForMail(resendUrl, reporter.email, 6);
+    await waitForMail(resendUrl, reporter.email, 6, SUBJECTS.notConfirmation);
     expect((await decide((await admin()).client, { post: posts, decision: "dismiss", reason: "Nie je to spam." })).response.status).toBe(303);
     // Seven confirmations, then seven decisions, all queued in one transaction.
-    await waitForMail(resendUrl, reporter.email, 13);
-    const decided = (await sentMails(resendUrl)).filter((m) => [m.to].flat().includes(reporter.email) && m.subject.startsWith("Rozhodnutie o vašom hlásení"));
+    await waitForMail(resendUrl, reporter.email, 13, SUBJECTS.notConfirmation);
+    const decided = (await mailsTo(reporter.email)).filter((m) => m.subject.startsWith("Rozhodnutie o vašom hlásení"));
     expect(decided).toHaveLength(7);
   });
 
@@ -229,7 +236,7 @@ describe("a report's life", () => {
     expect((await decide(moderator, { post: postId, decision: "requestFix", reason: "Doplňte prameň k roku 1526." })).response.status).toBe(303);
     expect(reportsOf(postId).map((r) => r.state)).toEqual(["upheld"]);
     expect(hiddenAt(postId)).toBeNull();
-    const told = await waitForMail(resendUrl, author.email);
+    const told = await waitForMail(resendUrl, author.email, 0, SUBJECTS.notConfirmation);
     expect(told.subject).toBe("Výzva na opravu vášho článku – Dejiny");
     expect(told.text).toContain("„Článok na opravu“");
     expect(told.text).toContain("Doplňte prameň k roku 1526.");
@@ -374,9 +381,9 @@ describe("statements of reasons and appeals", () => {
     expect(statement.text).toContain("Námietka bola zamietnutá");
     expect(statement.text).toContain("Tvrdenia o roku 1526 sú bez prameňa.");
     expect(statement.querySelector("textarea")).toBeNull();
-    // The reporter's decision stands: two mails (confirmation, decision), nothing about a reversal.
+    // The reporter's decision stands: two mails (the report's receipt, the decision), nothing about a reversal.
     await mail(reporter.email, 2);
-    expect((await sentMails(resendUrl)).filter((m) => [m.to].flat().includes(reporter.email)).map((m) => m.subject)).toEqual([
+    expect((await mailsTo(reporter.email)).map((m) => m.subject)).toEqual([
       "Vaše hlásenie sme prijali – Dejiny",
       "Rozhodnutie o vašom hlásení – Dejiny",
     ]);

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../scripts/lib/client";
 import { publish, saveEdit } from "../../scripts/lib/publish";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
+import { registerConfirmedUser } from "../support/accounts";
 import { runBuildCommand } from "../support/commands";
-import { settledMailsTo } from "../support/outbox";
+import { settledMailsTo, SUBJECTS } from "../support/outbox";
 import { readDatabase } from "../support/http";
 
 // A server of its own: these tests count admins (the last one may not go) and use up the report quota.
@@ -170,14 +171,15 @@ describe("admin actions on accounts", () => {
 
   it("removes every article of an account with its image files as one decision: a reason its owner reads, the reports upheld, the public log", async () => {
     const { client: admin } = await newAdmin("Čistič Spamu");
-    const { client: spammer, email } = await registerUser(server.url, { displayName: "Spamer" });
+    // Both confirmed their addresses: the owner's statement and the reporter's decision are mailed.
+    const { client: spammer, email } = await registerConfirmedUser(server.url, server.databasePath, { displayName: "Spamer" });
     const ids = [await publish(spammer, "Kúpte si hodinky"), await publish(spammer, "Lacné hodinky")];
     expect(ids).not.toContain(null);
     const keys = ids.map((id) => imageKeyOf(id!));
     for (const key of keys) expect(imageFilesOf(key).length).toBeGreaterThan(0);
     const { client: bystander } = await registerUser(server.url);
     const kept = await publish(bystander, "Článok, ktorý zostane");
-    const reporter = await registerUser(server.url);
+    const reporter = await registerConfirmedUser(server.url, server.databasePath);
     expect((await reporter.client.post(`/posts/${ids[0]}/report`, { reason: "misinformation", note: "" })).response.status).toBe(200);
 
     const ask = await admin.post(`/admin/users/${userId(email)}`, { intent: "removeArticles" });
@@ -200,10 +202,13 @@ describe("admin actions on accounts", () => {
     expect(decision).toMatchObject({ action: "removeArticles", ground: "reports", reason });
     expect(query("SELECT state, decision_id FROM reports WHERE reporter_id = ?", userId(reporter.email))).toEqual([{ state: "upheld", decision_id: decision.id }]);
     // The owner gets one statement of reasons, the reporter the decision on the article they reported.
-    const statement = (await settledMailsTo(server.databasePath, email, 1)).at(-1)!;
-    expect(statement).toContain("redakcia rozhodla o všetkých vašich článkoch");
-    expect(statement).toContain(reason);
-    expect((await settledMailsTo(server.databasePath, reporter.email, 2)).at(-1)).toContain("Kúpte si hodinky");
+    const statement = await settledMailsTo(server.databasePath, email, 1, SUBJECTS.notConfirmation);
+    expect(statement).toHaveLength(1);
+    expect(statement[0]).toContain("redakcia rozhodla o všetkých vašich článkoch");
+    expect(statement[0]).toContain(reason);
+    const told = await settledMailsTo(server.databasePath, reporter.email, 2, SUBJECTS.notConfirmation);
+    expect(told).toHaveLength(2);
+    expect(told[1]).toContain("Kúpte si hodinky");
     const statements = await spammer.get("/account/decisions");
     expect(statements.doc.querySelector("main")?.text).toContain("Všetky články autora odstránené");
     expect((await new Client(server.url).get("/moderation")).doc.querySelector("main")?.text).toContain("Všetky články autora odstránené");

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { publish } from "../../scripts/lib/publish";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
 import { runBuildCommand } from "../support/commands";
 import { readDatabase } from "../support/http";
+import { confirmationLinkIn, settledMailsTo } from "../support/outbox";
 
 // A server of its own: these tests use up its throttling budget and restart it.
 const dataDir = mkdtempSync(path.join(tmpdir(), "dejiny-ops-"));
@@ -68,7 +69,7 @@ describe("throttling", () => {
 });
 
 describe("mail without a Resend key", () => {
-  it("writes the message to the outbox under the data folder and logs where", async () => {
+  it("writes the messages to the outbox under the data folder and logs where: the confirmation link and a reset link", async () => {
     const registered = await fetch(`${server.url}/healthz`);
     expect(registered.status).toBe(200);
     const email = uniqueEmail("outbox");
@@ -76,16 +77,16 @@ describe("mail without a Resend key", () => {
     const client = new Client(server.url);
     await client.post("/signinsignup", { intent: "register", displayName: "Outbox", email, password: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD });
     await new Client(server.url).post("/signinsignup", { intent: "forgot", email });
-    const outbox = path.join(path.dirname(server.databasePath), "outbox");
-    let files: string[] = [];
-    for (let i = 0; i < 50 && files.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      // The mail goes out a moment after the answer (see queuePasswordReset).
-      files = existsSync(outbox) ? readdirSync(outbox, { withFileTypes: true }).filter((f) => f.isFile()).map((f) => f.name) : [];
-    }
-    const message = files.map((f) => readFileSync(path.join(outbox, f), "utf8")).find((m) => m.includes(`To: ${email}`))!;
-    expect(message).toContain("Subject: Obnovenie hesla");
-    expect(message).toMatch(/http:\/\/dejiny\.test\/reset-password\?token=[\w-]{43}/);
+    // The reset mail goes out a moment after the answer (see queuePasswordReset).
+    const [confirmation, reset] = await settledMailsTo(server.databasePath, email, 2);
+    expect(confirmation).toContain("Subject: Potvrdenie e-mailovej adresy");
+    expect(reset).toContain("Subject: Obnovenie hesla");
+    expect(reset).toMatch(/http:\/\/dejiny\.test\/reset-password\?token=[\w-]{43}/);
+    // The operator (or the owner) opens the link from the file: its page's button confirms the address.
+    const link = confirmationLinkIn(confirmation)!;
+    const token = new URLSearchParams(link.split("?")[1]).get("token")!;
+    expect((await new Client(server.url).post(link, { token })).response.headers.get("location")).toBe("/confirm-email?confirmed");
+    expect((await client.get("/account")).doc.querySelector("#profil")?.parentNode?.text).toMatch(/· potvrdený/);
     // Logged once the file is written: the line may reach us a moment after the file.
     for (let i = 0; i < 50 && !server.output().includes("Mail outbox"); i++) await new Promise((r) => setTimeout(r, 50));
     expect(server.output()).toContain(`Mail outbox (no RESEND_API_KEY)`);

@@ -69,10 +69,10 @@ export async function sentMails(standInUrl: string): Promise<SentMail[]> {
   return (await fetch(`${standInUrl}/__sent`)).json();
 }
 
-/** Wait for a mail to `to` beyond the first `after` of them, and return it. */
-export async function waitForMail(standInUrl: string, to: string, after = 0): Promise<SentMail> {
+/** Wait for a mail to `to` beyond the first `after` of them (of those whose subject matches, if given), and return it. */
+export async function waitForMail(standInUrl: string, to: string, after = 0, subject?: RegExp): Promise<SentMail> {
   for (let i = 0; i < 100; i++) {
-    const mails = (await sentMails(standInUrl)).filter((m) => [m.to].flat().includes(to));
+    const mails = (await sentMails(standInUrl)).filter((m) => [m.to].flat().includes(to) && (!subject || subject.test(m.subject)));
     if (mails.length > after) return mails[mails.length - 1];
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -11,7 +11,7 @@ const DAY = 24 * 60 * 60 * 1000;
 describe("a draft's image and the clean-up of day-old pending uploads", () => {
   it("takes the image out of the pending uploads: the clean-up leaves it, and it stays in use", async () => {
     const author = createUser({ displayName: "Autorka Konceptov", email: `draft-image-${Date.now()}@example.com`, passwordHash: null })!;
-    const user = { id: author.id, displayName: author.displayName, email: author.email, isAdmin: false };
+    const user = { id: author.id, displayName: author.displayName, email: author.email, isAdmin: false, emailConfirmedAt: null };
     const key = `draft${Date.now()}`.padEnd(16, "x").slice(0, 16);
     // Sent ahead by JavaScript an hour ago, then saved with the draft.
     insertPendingImage({ key, userId: author.id, width: 640, height: 400, createdAt: Date.now() - 60 * 60 * 1000 });

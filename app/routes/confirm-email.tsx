@@ -1,0 +1,77 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormError } from "~/components/Messages";
+import { ACCOUNT_MESSAGES } from "~/lib/rules";
+import { tokenPageMeta } from "~/lib/site";
+import { formText } from "~/services/auth.server";
+import { confirmEmail, isConfirmationTokenUsable } from "~/services/email-confirmation.server";
+import { readForm } from "~/services/forms.server";
+import { ifStorageFails } from "~/services/storage-fault.server";
+
+/**
+ * The link mailed to confirm an address opens this page; its button (a
+ * POST) confirms. Opening the link changes nothing, so a mail scanner that
+ * fetches it does not confirm an address for anyone.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  if (params.has("confirmed")) return { state: "confirmed" as const, token: "" };
+  const token = params.get("token") ?? "";
+  return { state: isConfirmationTokenUsable(token) ? ("usable" as const) : ("invalid" as const), token };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const token = new URL(request.url).searchParams.get("token") ?? formText(form, "token");
+  return ifStorageFails(
+    () => (confirmEmail(token) ? redirect("/confirm-email?confirmed", 303) : data({ error: ACCOUNT_MESSAGES.confirmationInvalid as string }, { status: 400 })),
+    ({ status, error, headers }) => data({ error }, { status, headers }),
+  );
+}
+
+export default function ConfirmEmail() {
+  const { state, token } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  if (state === "confirmed") {
+    return (
+      <main id="obsah" className="page auth-single">
+        <h1>E-mailová adresa je potvrdená</h1>
+        <p className="notice" role="status">
+          Ďakujeme. Odteraz vám budeme posielať aj e-maily o vašich hláseniach a o rozhodnutiach redakcie.
+        </p>
+        <p>
+          <Link to="/account">Prejsť na môj účet</Link>
+        </p>
+      </main>
+    );
+  }
+  return (
+    <main id="obsah" className="page auth-single">
+      <h1>Potvrdenie e-mailovej adresy</h1>
+      {state === "usable" ? (
+        <Form method="post" replace className="auth-form">
+          <input type="hidden" name="token" value={token} />
+          <FormError text={result?.error} />
+          <p>Stlačením tlačidla potvrdíte, že e-mailová adresa vášho účtu na stránke Dejiny patrí vám. Potom vám na ňu budeme posielať aj e-maily o vašich hláseniach a o rozhodnutiach redakcie.</p>
+          <button type="submit" className="button">
+            Potvrdiť adresu
+          </button>
+        </Form>
+      ) : (
+        <>
+          {/* The loader's answer after a refused POST too: the link no longer works. */}
+          <FormError text={ACCOUNT_MESSAGES.confirmationInvalid} />
+          <p>
+            <Link to="/account">Prejsť na môj účet</Link>
+          </p>
+        </>
+      )}
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => tokenPageMeta("Potvrdenie e-mailovej adresy");
+
+// The address carries a token: no cache may keep the page.
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
