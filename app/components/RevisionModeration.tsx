@@ -14,7 +14,20 @@ export const REVISION_MODERATION_FORM = "revision-moderation";
  * revisions are the history's checkboxes (form="revision-moderation"), or
  * the one revision of an old revision's page (`revision`).
  */
-export function RevisionModeration({ action, revision, error, eraseToConfirm }: { action: string; revision?: string; error: string | null; eraseToConfirm: EraseToConfirm | null }) {
+export function RevisionModeration({
+  action,
+  revision,
+  error,
+  eraseToConfirm,
+  typed,
+}: {
+  action: string;
+  revision?: string;
+  error: string | null;
+  eraseToConfirm: EraseToConfirm | null;
+  /** What was chosen and written before a refusal, given back. */
+  typed: EraseToConfirm | null;
+}) {
   if (eraseToConfirm) {
     return (
       <Form method="post" action={action} className="confirm-delete" aria-labelledby="confirm-erase-text">
@@ -49,13 +62,21 @@ export function RevisionModeration({ action, revision, error, eraseToConfirm }: 
           <legend>Čo skryť pred všetkými okrem administrátorov</legend>
           {REVISION_PARTS.map((part) => (
             <label key={part} className="checkbox">
-              <input type="checkbox" name="part" value={part} defaultChecked={part === "text"} /> {REVISION_PART_LABELS[part]}
+              <input type="checkbox" name="part" value={part} defaultChecked={typed ? typed.parts.includes(part) : part === "text"} /> {REVISION_PART_LABELS[part]}
             </label>
           ))}
         </fieldset>
         <div className="field">
           <label htmlFor="revision-reason">Odôvodnenie (uvidí ho autor úpravy aj verejný záznam; neopakujte v ňom skrývané údaje)</label>
-          <textarea id="revision-reason" name="reason" rows={2} maxLength={DECISION_REASON_MAX_LENGTH} required aria-describedby={error ? "revision-moderation-error" : undefined} />
+          <textarea
+            id="revision-reason"
+            name="reason"
+            rows={2}
+            maxLength={DECISION_REASON_MAX_LENGTH}
+            required
+            defaultValue={typed?.reason}
+            aria-describedby={error ? "revision-moderation-error" : undefined}
+          />
         </div>
         <div className="form-actions">
           <button type="submit" name="intent" value="hideRevision" className="button">

@@ -64,6 +64,15 @@ export function isRevisionDecision(intent: unknown): intent is RevisionDecision 
   return typeof intent === "string" && DECISIONS.has(intent);
 }
 
+/** What an admin chose and wrote in the form on revisions, to give it back with a refusal. */
+export function typedModeration(form: FormData) {
+  return {
+    revisions: form.getAll("revision").map(String),
+    parts: REVISION_PARTS.filter((part) => form.getAll("part").includes(part)) as RevisionPart[],
+    reason: String(form.get("reason") ?? ""),
+  };
+}
+
 /**
  * An admin's decision on revisions. Erasing is asked twice (it cannot be
  * undone): the first answer is the confirmation with what was chosen.
@@ -71,8 +80,7 @@ export function isRevisionDecision(intent: unknown): intent is RevisionDecision 
 export function decideFromForm(user: CurrentUser, postId: string, intent: RevisionDecision, form: FormData) {
   if (intent === "eraseRevision" && form.get("confirm") !== "yes") {
     const reason = readReason(form);
-    const revisions = form.getAll("revision").map(String);
-    const parts = REVISION_PARTS.filter((part) => form.getAll("part").includes(part)) as RevisionPart[];
+    const { revisions, parts } = typedModeration(form);
     if (typeof reason === "string" && revisions.length > 0 && parts.length > 0) return { ok: true as const, confirm: { revisions, parts, reason } };
   }
   const result = decideOnRevisions({ id: user.id, displayName: user.displayName }, postId, intent, form);

@@ -15,7 +15,8 @@ import { HIDDEN_PAGE_HEADERS } from "~/services/hidden-articles.server";
 import { mayChangePost, readablePost } from "~/services/posts.server";
 import { findRevision, restoreRevision } from "~/services/revisions.server";
 import { getCurrentUser } from "~/services/session.server";
-import { decideFromForm, historyOf, isRevisionDecision, notFound } from "./posts_.$postId_.history.server";
+import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
+import { decideFromForm, historyOf, isRevisionDecision, notFound, typedModeration } from "./posts_.$postId_.history.server";
 
 /**
  * An article's history, for everyone: its revisions newest first, paged with
@@ -42,7 +43,13 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
 /** A thrown answer's headers (the busy answer's Retry-After), or a hidden article's, on the document too: Remix sends a route's headers only through this export. */
 export const headers: HeadersFunction = ({ errorHeaders, loaderHeaders }) => errorHeaders ?? loaderHeaders;
 
-const NO_ANSWER = { error: null as string | null, confirmRestore: false, eraseToConfirm: null as EraseToConfirm | null, moderationError: null as string | null };
+const NO_ANSWER = {
+  error: null as string | null,
+  confirmRestore: false,
+  eraseToConfirm: null as EraseToConfirm | null,
+  moderationError: null as string | null,
+  moderationValues: null as EraseToConfirm | null,
+};
 
 /**
  * Restore a revision (its author or an admin; the posts service decides):
@@ -60,8 +67,9 @@ export async function action({ params, request }: ActionFunctionArgs) {
   const back = historyHref(params.postId ?? "", shownRevision ? `?revision=${encodeURIComponent(shownRevision)}` : "");
   if (isRevisionDecision(intent)) {
     if (!user?.isAdmin) notFound();
-    const decided = decideFromForm(user, params.postId ?? "", intent, form);
-    if (!decided.ok) return data({ ...NO_ANSWER, moderationError: decided.error }, { status: decided.status });
+    const decided = await ifStorageFails(() => decideFromForm(user, params.postId ?? "", intent, form), (fault) => asRefusal(onForm(fault)));
+    // Refused or busy: the form comes back as it was filled in.
+    if (!decided.ok) return data({ ...NO_ANSWER, moderationError: decided.error, moderationValues: typedModeration(form) }, { status: decided.status, headers: retryAfter(decided.status) });
     return decided.confirm ? { ...NO_ANSWER, eraseToConfirm: decided.confirm } : redirect(back, 303);
   }
   if (!permission.ok) return data({ ...NO_ANSWER, error: permission.error }, { status: permission.status });
@@ -84,6 +92,7 @@ export default function PostHistory() {
       revision={revision}
       error={answer?.moderationError ?? null}
       eraseToConfirm={answer?.eraseToConfirm ?? null}
+      typed={answer?.moderationValues ?? null}
     />
   );
   if (loaded.mode === "revision") {
@@ -151,7 +160,14 @@ export default function PostHistory() {
                   {mayModerate && (
                     <td data-label="Vybrať" className="history-pick">
                       {revision.number !== total ? (
-                        <input type="checkbox" name="revision" value={revision.id} form={REVISION_MODERATION_FORM} aria-label={`Vybrať verziu ${revision.number} na moderovanie`} />
+                        <input
+                          type="checkbox"
+                          name="revision"
+                          value={revision.id}
+                          form={REVISION_MODERATION_FORM}
+                          defaultChecked={answer?.moderationValues?.revisions.includes(revision.id)}
+                          aria-label={`Vybrať verziu ${revision.number} na moderovanie`}
+                        />
                       ) : (
                         "—"
                       )}

@@ -65,6 +65,7 @@ export function mailReportDecisionReversed(to: string, decision: { postTitle: st
 /** A hidden article shown again: the readers whose reports its hiding upheld learn that it no longer stands. */
 export function mailArticleShownAgain(to: string, decision: { postTitle: string; reason: string }): void {
   send(
+    "decision",
     to,
     "Skrytý článok je znova zverejnený – Dejiny",
     [`redakcia znova zverejnila článok „${shown(decision.postTitle)}“, ktorý na základe vášho hlásenia skryla: rozhodnutie o hlásení už neplatí.`, `Odôvodnenie: ${shown(decision.reason)}`],

@@ -122,6 +122,12 @@ describe("hiding and erasing old revisions", () => {
     expect(revisionsOf(id)).toHaveLength(3);
     // The author is no admin: the form is not theirs, the answer is the site's 404.
     expect((await hide(author.client, id, [third.id], ["text"])).response.status).toBe(404);
+    // Refused, the form comes back as it was filled in.
+    const noPart = await moderator.client.post(history(id), { intent: "hideRevision", revision: second.id, reason: "Dôvod, ktorý som napísal." });
+    expect(noPart.response.status).toBe(400);
+    expect(noPart.doc.querySelector(".form-error")?.text).toBe(MODERATION_MESSAGES.noPartChosen);
+    expect(noPart.doc.querySelector("#revision-reason")?.text).toBe("Dôvod, ktorý som napísal.");
+    expect(noPart.doc.querySelector(`input[name="revision"][value="${second.id}"]`)?.hasAttribute("checked")).toBe(true);
     const current = await hide(moderator.client, id, [third.id], ["text"]);
     expect(current.response.status).toBe(400);
     expect(current.doc.querySelector(".form-error")?.text).toBe(MODERATION_MESSAGES.currentRevision);
