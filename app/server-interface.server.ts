@@ -5,8 +5,9 @@ import { VARIANT_FILE } from "~/lib/images";
 import { postState } from "~/models/posts.server";
 import { healthProblems } from "~/services/health.server";
 import { etagOf } from "~/services/http-cache.server";
-import { keptImageKeyAnswers } from "~/services/image-keys.server";
-import { heldImageFile, imageStore } from "~/services/image-store.server";
+import { canModify } from "~/lib/rules";
+import { keptImageAudiences } from "~/services/image-keys.server";
+import { heldImageFile, imageStore, type ImageFile } from "~/services/image-store.server";
 import { searchData, searchResults } from "~/search-results.server";
 import { requestInfo } from "~/services/request-log.server";
 import { knownSessionUser, sessionOfCookie, type CurrentUser } from "~/services/session.server";
@@ -14,7 +15,7 @@ import { robotsTxt } from "~/services/sitemap.server";
 import { startup } from "~/services/startup.server";
 import { answerStorageFaults, storageFault } from "~/services/storage-fault.server";
 
-const imageKeyIsUsed = keptImageKeyAnswers(databaseVersion);
+const audienceOf = keptImageAudiences(databaseVersion);
 
 /** Whose kept pages a reader gets: every visitor shares them; a signed-in user (with their admin status) has their own. */
 function readerKey(user: CurrentUser | null): string {
@@ -36,20 +37,27 @@ export const appForServer = {
     sqlite.close();
   },
   /**
-   * An uploaded image's file, to be sent (null when there is none), from the folder or the bucket.
-   * A key no article or upload uses is answered here: made-up names cost the storage nothing.
+   * An uploaded image's file, to be sent (null when there is none, or not for this reader), from the folder or the bucket.
+   * A key no article or upload uses is answered here: made-up names cost the storage nothing. A hidden
+   * article's image is its author's and the admins' only (read from the request's cookie, as for its page):
+   * `private` then, so that no cache keeps it for anyone else.
    */
-  async openImage(name: string) {
+  async openImage(name: string, cookieHeader = ""): Promise<(ImageFile & { private?: boolean }) | null> {
     const [, key] = VARIANT_FILE.exec(name) ?? [];
-    return key && imageKeyIsUsed(key) ? (await imageStore()).open(name) : null;
+    const audience = key ? audienceOf(key) : "nobody";
+    if (audience === "nobody") return null;
+    if (audience !== "everyone" && !canModify((await sessionOfCookie(cookieHeader, databaseVersion))?.user, audience)) return null;
+    const file = await (await imageStore()).open(name);
+    return file && { ...file, private: audience !== "everyone" };
   },
   /**
    * The file openImage would give, when the folder holds it in memory, at once (no promise): the
-   * image at its own address answered in one turn. Undefined when not held: openImage then.
+   * image at its own address answered in one turn. Undefined when not held, or not everyone's (a
+   * hidden article's): openImage then.
    */
   heldImage(name: string) {
     const file = heldImageFile(name);
-    return file && imageKeyIsUsed(file.key) ? file : undefined;
+    return file && audienceOf(file.key) === "everyone" ? file : undefined;
   },
   /** Every route's storage faults answered 503/507 (done to the build before it serves). */
   answerStorageFaults,

@@ -20,11 +20,14 @@ function letGo(this: ServerResponse): void {
 
 type Validators = { etag: string; lastModified: string };
 
-/** An image's own headers, after the security headers (in this order): its validators, type and cache life. */
-function imageHeaders(name: string, { etag, lastModified }: Validators, { immutable }: { immutable: boolean }): [string, string][] {
+/**
+ * An image's own headers, after the security headers (in this order): its validators, type and
+ * cache life. A hidden article's image (`private`: sent to its author or an admin) is kept by nobody.
+ */
+function imageHeaders(name: string, { etag, lastModified }: Validators, { immutable, private: own = false }: { immutable: boolean; private?: boolean }): [string, string][] {
   return [
     ...Object.entries(IMAGE_HEADERS),
-    ["Cache-Control", immutable ? "public, max-age=31536000, immutable" : "public, max-age=0"],
+    ["Cache-Control", own ? "private, no-store" : immutable ? "public, max-age=31536000, immutable" : "public, max-age=0"],
     ["Last-Modified", lastModified],
     ["ETag", etag],
     ["Content-Type", CONTENT_TYPES[name.slice(name.lastIndexOf(".") + 1)]],
@@ -58,18 +61,19 @@ export function isFresh(headers: IncomingMessage["headers"], { etag, lastModifie
 
 /**
  * Answers for `/images/<name>` (the name decoded): the file, a 304, the
- * 400 px variant standing in for a thumbnail not yet made, 404, or the
+ * 400 px variant standing in for a thumbnail not yet made, 404 (also a
+ * hidden article's image, to anyone but its author and admins), or the
  * storage's fault (503/507). Rejects with any other error, headers unsent
  * or not, for the caller to answer.
  */
 export function imageAnswers(app$: Pick<AppForServer, "openImage" | "storageFault">, { idleMs = IMAGE_READER_IDLE_MS } = {}) {
   /** Send a stored image with the headers express's sendFile gave; false when there is no such file. */
   async function sendImage(req: IncomingMessage, res: ServerResponse, name: string, { immutable }: { immutable: boolean }): Promise<boolean> {
-    const file = await app$.openImage(name);
+    const file = await app$.openImage(name, req.headers.cookie);
     if (!file) return false;
     res.setTimeout(idleMs, letGo);
     const validators = { etag: file.etag, lastModified: file.modified.toUTCString() };
-    for (const [header, value] of imageHeaders(name, validators, { immutable })) res.setHeader(header, value);
+    for (const [header, value] of imageHeaders(name, validators, { immutable, private: file.private })) res.setHeader(header, value);
     const fresh = (req.method === "GET" || req.method === "HEAD") && isFresh(req.headers, validators);
     if (fresh || req.method === "HEAD") {
       if (!Buffer.isBuffer(file.body)) file.body.destroy();

@@ -32,6 +32,8 @@ type Props = {
   readOnly?: boolean;
   /** Shown right under the refusal's message (a stale pending edit's difference, which the message points to). */
   afterError?: ReactNode;
+  /** Where the form goes: its own page unless said (an edit of a deleted article is given back as a new one for /create-post). */
+  action?: string;
 };
 
 /** What newPostSchema's `image` says in the browser: a file picked, or an image sent ahead (its key). */
@@ -48,7 +50,7 @@ function describeImage(form: FormData): void {
  * (the full rules). With JavaScript, the rules of the button pressed are
  * checked before sending; the server checks them all again.
  */
-export function ArticleForm({ edit = false, values, refused, readOnly = false, afterError }: Props) {
+export function ArticleForm({ edit = false, values, refused, readOnly = false, afterError, action }: Props) {
   const navigation = useNavigation();
   const publishCheck = useFormCheck(newPostSchema, NEW_POST_FIELDS, MESSAGES.createFieldsMissing, describeImage);
   const draftCheck = useFormCheck(draftSchema, DRAFT_FIELDS, DRAFT_MESSAGES.titleMissing);
@@ -73,6 +75,7 @@ export function ArticleForm({ edit = false, values, refused, readOnly = false, a
     // Keyed by each answer, so the fields show what the server kept.
     <Form
       method="post"
+      action={action}
       encType={edit ? "application/x-www-form-urlencoded" : "multipart/form-data"}
       noValidate
       key={JSON.stringify(values ?? null)}

@@ -4,7 +4,8 @@ import { passageAnchor, type PassageFlag } from "~/lib/passages";
 /**
  * Above the edit form's text, the open "Zdroj?" flags readers left on the
  * article's passages: which passage (as it was then), and what they ask,
- * so its author knows what to fix. Who asked is not shown.
+ * so its author knows what to fix. Neither who asked nor their note for the
+ * editors is shown.
  */
 export function PassageFlags({ postId, flags }: { postId: string; flags: PassageFlag[] }) {
   if (flags.length === 0) return null;
@@ -15,7 +16,6 @@ export function PassageFlags({ postId, flags }: { postId: string; flags: Passage
         {flags.map((flag, i) => (
           <li key={i}>
             <Link to={`/posts/${postId}#${passageAnchor(flag.paragraph)}`}>Odsek {flag.paragraph}</Link>: „{flag.quote}“ — {flag.reason}
-            {flag.note && ` (${flag.note})`}
           </li>
         ))}
       </ul>

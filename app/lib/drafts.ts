@@ -22,10 +22,16 @@ export const DRAFT_MESSAGES = {
   previewQuota: `Dosiahli ste limit náhľadov: najviac ${PREVIEWS_PER_HOUR} za hodinu. Skúste to, prosím, neskôr.`,
   notAuthor: "Koncept môže uložiť, uverejniť alebo zmazať iba jeho autor.",
   confirmDelete: "Naozaj chcete zmazať tento koncept? Vráťte sa späť, ak nie.",
+  /** A pending edit whose article was deleted meanwhile, and what was typed could not be kept (the draft's refusal follows). */
+  articleGoneNotSaved: "Článok, ktorý ste upravovali, bol medzitým odstránený. Váš text je vo formulári nižšie, ale nepodarilo sa ho uložiť:",
 } as const;
 
 /** What a draft page says after a change went through (?done=…): fixed texts, so the address cannot put words on the page. */
-export const DRAFT_DONE = { saved: "Koncept je uložený. Čitatelia ho nevidia." } as const;
+export const DRAFT_DONE = {
+  saved: "Koncept je uložený. Čitatelia ho nevidia.",
+  // A pending edit whose article was deleted meanwhile: what was typed is now a new article's draft.
+  articleGone: "Článok, ktorý ste upravovali, bol medzitým odstránený. Váš text sme uložili ako koncept nového článku: ak ho chcete uverejniť, doplňte tagy a obrázok.",
+} as const;
 
 /** The preview region's label. */
 export const PREVIEW_LABEL = "Náhľad — článok ešte nie je uverejnený";

@@ -21,8 +21,13 @@ export type Passage = {
   html: string;
 };
 
-/** An open "Zdroj?" flag as the article's edit form lists it: the passage's number and text then, the reason's words, the note. */
-export type PassageFlag = { paragraph: number; quote: string; reason: string; note: string };
+/**
+ * An open "Zdroj?" flag as the article's edit form lists it: the passage's
+ * number and text then, the reason's words. Never its note: that was
+ * written for the editors (it may name the reader), who read it in the
+ * admins' queue.
+ */
+export type PassageFlag = { paragraph: number; quote: string; reason: string };
 
 /** A passage's text as a report quotes and stores it (its length at most). */
 export const PASSAGE_QUOTE_LENGTH = 300;

@@ -107,9 +107,10 @@ export function parsePeriod(typed: string): PeriodResult | null {
     first = again.ordinal !== undefined ? fromOrdinal(again.ordinal, second.point.precision, again.point.circa, "bc") : again;
     if (!first.ok) return first;
   }
-  if (compareMoments(first.point.from, second.point.from) > 0 || compareMoments(first.point.to, second.point.to) > 0) {
-    return { ok: false, error: PERIOD_MESSAGES.reversed };
-  }
+  // An end may not begin before the start begins nor end before it ends; an end that contains the
+  // start ("29. 8. 1526 – 1526", "1526 – 16. stor.") is read as running to that end's end.
+  const ordered = compareMoments(first.point.from, second.point.from) <= 0 && compareMoments(first.point.to, second.point.to) <= 0;
+  if (!ordered && !contains(second.point, first.point)) return { ok: false, error: PERIOD_MESSAGES.reversed };
   return { ok: true, period: { start: first.point, end: second.point } };
 }
 
@@ -217,6 +218,20 @@ function compareMoments(a: Moment, b: Moment): number {
   return a.year - b.year || a.month - b.month || a.day - b.day;
 }
 
+/** The last day a point's `to` covers: a year (or decade, century) without a day ends on 31 December. */
+function lastDay(to: Moment): Moment {
+  return to.month === 0 ? { year: to.year, month: 12, day: 31 } : to;
+}
+
+/** Whether `outer` covers every day of `inner` (a day in its year, a year in its century, …). */
+function contains(outer: PeriodPoint, inner: PeriodPoint): boolean {
+  return compareMoments(outer.from, inner.from) <= 0 && compareMoments(lastDay(inner.to), lastDay(outer.to)) <= 0;
+}
+
+function samePoint(a: PeriodPoint, b: PeriodPoint): boolean {
+  return a.precision === b.precision && a.circa === b.circa && compareMoments(a.from, b.from) === 0 && compareMoments(a.to, b.to) === 0;
+}
+
 // ---------------------------------------------------------------- numbers for the database
 
 /** A moment as one sortable integer: the astronomical year, then month and day (0 when not said). */
@@ -285,28 +300,91 @@ export function yearWords(year: number): string {
   return year > 0 ? String(year) : `${1 - year} pred Kr.`;
 }
 
-function pointWords(point: PeriodPoint, withEra: boolean): string {
-  const circa = point.circa ? "okolo " : "";
+/** How a point is said: on its own (nominative: "rok 1526") or after "od", "do", "okolo" (genitive: "roku 1526"). */
+type Case = "nominative" | "genitive";
+
+/** A decade in words, by its tens within its century ("40. roky 19. storočia", "nulté roky 20. storočia", "90. roky 1. storočia pred Kr."). */
+function decadeWords(point: PeriodPoint, grammaticalCase: Case, era: string): { tens: string; rest: string } {
+  // The year the author named: the decade's first after Christ, its last before (they count down).
+  const named = point.from.year > 0 ? point.from.year : 1 - point.to.year;
+  const tens = named % 100;
+  const nominative = grammaticalCase === "nominative";
+  return {
+    tens: tens === 0 ? (nominative ? "nulté" : "nultých") : `${tens}.`,
+    rest: `${nominative ? "roky" : "rokov"} ${Math.floor(named / 100) + 1}. storočia${era}`,
+  };
+}
+
+/** A point's words without "okolo" (the caller says it); `withEra`: "po Kr." after a year after Christ too. */
+function pointWords(point: PeriodPoint, grammaticalCase: Case, withEra: boolean): string {
   const { from } = point;
-  const era = (year: number) => (year > 0 ? (withEra ? `${year} po Kr.` : String(year)) : yearWords(year));
+  const after = (year: number) => (year > 0 ? (withEra ? " po Kr." : "") : " pred Kr.");
+  const year = (y: number) => `${y > 0 ? y : 1 - y}${after(y)}`;
+  const nominative = grammaticalCase === "nominative";
   switch (point.precision) {
     case "day":
-      return `${circa}${from.day}. ${MONTHS_GENITIVE[from.month - 1]} ${era(from.year)}`;
+      return `${from.day}. ${MONTHS_GENITIVE[from.month - 1]} ${year(from.year)}`;
     case "year":
-      return `${circa}${point.circa ? "roku " : "rok "}${era(from.year)}`;
-    case "decade":
-      return `${circa}${decadeLabel(from.year)}`;
-    case "century":
-      return `${circa}${centuryLabel(centuryOf(from.year))}`;
+      return `${nominative ? "rok" : "roku"} ${year(from.year)}`;
+    case "decade": {
+      const { tens, rest } = decadeWords(point, grammaticalCase, after(from.year));
+      return `${tens} ${rest}`;
+    }
+    case "century": {
+      const century = centuryOf(from.year);
+      return `${Math.abs(century)}. ${nominative ? "storočie" : "storočia"}${after(from.year)}`;
+    }
   }
 }
 
-/** What the parser understood, in words ("od okolo roku 500 pred Kr. do roku 476 po Kr."). */
+/** "okolo roku 1000", "okolo 9. storočia": about a point, said alone. */
+const aloneWords = (point: PeriodPoint) => (point.circa ? `okolo ${pointWords(point, "genitive", false)}` : pointWords(point, "nominative", false));
+
+/**
+ * What the parser understood, in words, as a native speaker says it:
+ * "rok 1526", "okolo roku 1000", "od roku 1848 do roku 1849", "od 9. do
+ * 10. storočia", "približne od roku 500 pred Kr. do roku 476 po Kr.",
+ * "od 29. augusta 1526 do konca roka".
+ */
 export function describePeriod(period: Period): string {
-  if (!period.end) return pointWords(period.start, false);
+  const { start, end } = period;
+  if (!end || samePoint(start, end)) return aloneWords(start);
   // Say "po Kr." only where a range crosses the start of the era.
-  const crosses = period.start.from.year <= 0 && period.end.to.year > 0;
-  return `od ${pointWords(period.start, crosses)} do ${pointWords(period.end, crosses)}`;
+  const withEra = start.from.year <= 0 && end.to.year > 0;
+  const from = `${start.circa ? "približne " : ""}od`;
+  const to = `${end.circa ? "približne " : ""}do`;
+  // An end that contains the start runs to its own end: "do konca roka" (the day's year is said), "do konca 16. storočia".
+  if (contains(end, start)) {
+    const whole = end.precision === "year" ? "roka" : pointWords(end, "genitive", withEra);
+    return `${from} ${pointWords(start, "genitive", withEra)} ${to} konca ${whole}`;
+  }
+  const shared = sharedTail(start, end, withEra);
+  if (shared) return `od ${shared.first} do ${shared.second} ${shared.tail}`;
+  return `${from} ${pointWords(start, "genitive", withEra)} ${to} ${pointWords(end, "genitive", withEra)}`;
+}
+
+/**
+ * Two centuries, or two decades of one century, said once: "od 9. do 10.
+ * storočia", "od 20. do 30. rokov 20. storočia"; null for any other pair
+ * (or with "približne", which would leave unclear which end it is about).
+ */
+function sharedTail(start: PeriodPoint, end: PeriodPoint, withEra: boolean): { first: string; second: string; tail: string } | null {
+  if (start.circa || end.circa || withEra || start.precision !== end.precision) return null;
+  const [first, second] = [pointWords(start, "genitive", false), pointWords(end, "genitive", false)];
+  const split = (words: string) => {
+    const space = words.indexOf(" ");
+    return { head: words.slice(0, space), tail: words.slice(space + 1) };
+  };
+  if (start.precision === "century") {
+    const [a, b] = [split(first), split(second)];
+    return a.tail === b.tail ? { first: a.head, second: b.head, tail: a.tail } : null;
+  }
+  if (start.precision === "decade") {
+    const [a, b] = [decadeWords(start, "genitive", ""), decadeWords(end, "genitive", "")];
+    const era = start.from.year > 0 ? "" : " pred Kr.";
+    return a.rest === b.rest ? { first: a.tens, second: b.tens, tail: a.rest + era } : null;
+  }
+  return null;
 }
 
 /** An astronomical year as ISO 8601 writes it: four digits, a sign before year 0 or past 9999. */

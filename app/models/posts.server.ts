@@ -235,7 +235,7 @@ export function listPostsOf(authorId: string, page: { offset: number; limit: num
 
 /** Asked for every image /images/ sends: each must be one index lookup. */
 export const imageQueries = {
-  postWithImage: db.select({ id: posts.id }).from(posts).where(eq(posts.image, sql.placeholder("key"))).limit(1),
+  postWithImage: db.select({ authorId: posts.authorId, hiddenAt: posts.hiddenAt }).from(posts).where(eq(posts.image, sql.placeholder("key"))).limit(1),
   pendingImage: db.select({ key: pendingImages.key }).from(pendingImages).where(eq(pendingImages.key, sql.placeholder("key"))),
   draftWithImage: db.select({ id: drafts.id }).from(drafts).where(eq(drafts.imageKey, sql.placeholder("key"))).limit(1),
 };
@@ -243,9 +243,23 @@ const postWithImage = imageQueries.postWithImage.prepare();
 const pendingImage = imageQueries.pendingImage.prepare();
 const draftWithImage = imageQueries.draftWithImage.prepare();
 
+/**
+ * Who may be sent an image: anyone (a shown article's, a draft's or a
+ * pending upload's: their keys are random and shown only to whom they
+ * concern), a hidden article's author and admins only (`authorId`), or
+ * nobody (a key nothing uses).
+ */
+export type ImageAudience = "everyone" | { authorId: string } | "nobody";
+
+export function imageAudience(key: string): ImageAudience {
+  const post = postWithImage.get({ key });
+  if (post) return post.hiddenAt === null ? "everyone" : { authorId: post.authorId };
+  return pendingImage.get({ key }) !== undefined || draftWithImage.get({ key }) !== undefined ? "everyone" : "nobody";
+}
+
 /** Whether an image key is in use, by a post, a pending upload or a draft. */
 export function imageKeyInUse(key: string): boolean {
-  return postWithImage.get({ key }) !== undefined || pendingImage.get({ key }) !== undefined || draftWithImage.get({ key }) !== undefined;
+  return imageAudience(key) !== "nobody";
 }
 
 /** Every image key in use: by a post, a pending upload or a draft. */

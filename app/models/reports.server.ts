@@ -137,10 +137,10 @@ export function countAbusiveReportsBy(reporterId: string): number {
   );
 }
 
-/** Open "Zdroj?" marks of an article's passages, for its author's edit form. */
+/** Open "Zdroj?" marks of an article's passages, for its author's edit form: the passage and the reason, not the note (the admins' queue has it). */
 export function openPassageReportsOf(postId: string) {
   return db
-    .select({ paragraph: reports.paragraph, passage: reports.passage, reason: reports.reason, note: reports.note, createdAt: reports.createdAt })
+    .select({ paragraph: reports.paragraph, passage: reports.passage, reason: reports.reason, createdAt: reports.createdAt })
     .from(reports)
     .where(and(eq(reports.postId, postId), eq(reports.state, "open"), sql`${reports.paragraph} IS NOT NULL`))
     .orderBy(asc(reports.paragraph), asc(reports.createdAt))

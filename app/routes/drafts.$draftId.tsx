@@ -12,7 +12,7 @@ import type { EditConflict as Conflict } from "~/lib/revisions";
 import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
 import { retryAfter } from "~/services/concurrency.server";
-import { answerArticleForm, answerEditDraftForm, mayOpenDraft, removeDraft, type FormAnswer } from "~/services/drafts.server";
+import { answerArticleForm, answerEditDraftForm, isOrphanedEdit, mayOpenDraft, removeDraft, type FormAnswer } from "~/services/drafts.server";
 import { readForm } from "~/services/forms.server";
 import { isMultipartUpload, withUploadedForm } from "~/services/post-upload.server";
 import { getCurrentUser } from "~/services/session.server";
@@ -55,7 +55,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!removed.ok) return data({ ...NOTHING, error: removed.error }, { status: removed.status });
       return redirect("/account?done=draftDeleted#koncepty", 303);
     }
-    if (!access.draft.postId) throw data(null, { status: 400 });
+    // The page of a pending edit sends this form; one whose article was deleted since is kept as the new article's draft it now is.
+    if (!access.draft.postId && !isOrphanedEdit(access.draft)) throw data(null, { status: 400 });
     answer = await answerEditDraftForm(access, form);
   }
   if (!answer.ok) return data({ ...NOTHING, ...answer }, { status: answer.status, headers: retryAfter(answer.status) });

@@ -20,6 +20,7 @@ import { BackIcon } from "~/components/Icons";
 import { ListLink } from "~/components/ListLink";
 import { PassageFlags } from "~/components/PassageFlags";
 import { ArticleBody } from "~/components/ArticleBody";
+import { ArticleForm } from "~/components/ArticleForm";
 import { ArticlePreview } from "~/components/ArticlePreview";
 import { ArticleVisibility, HiddenNotice } from "~/components/ArticleVisibility";
 import { FormError } from "~/components/Messages";
@@ -44,7 +45,7 @@ import { errorSummary } from "~/lib/errors";
 import type { loader as rootLoader } from "~/root";
 import { env } from "~/config/env.server";
 import { retryAfter } from "~/services/concurrency.server";
-import { answerEditForm } from "~/services/drafts.server";
+import { answerEditForm, answerEditFormOfGoneArticle } from "~/services/drafts.server";
 import { readForm } from "~/services/forms.server";
 import { changeVisibility, HIDDEN_PAGE_HEADERS, isVisibilityIntent } from "~/services/hidden-articles.server";
 import { deletePostAsModerator } from "~/services/moderation-decisions.server";
@@ -52,7 +53,7 @@ import { passageFlagsFor } from "~/services/reports.server";
 import { articleNeighbours } from "~/services/timeline.server";
 import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
-import { getCurrentUser } from "~/services/session.server";
+import { type CurrentUser, getCurrentUser } from "~/services/session.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);
@@ -83,8 +84,9 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
  * step (the no-JavaScript path).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const permission = mayChangePost(await getCurrentUser(request), params.postId ?? "");
-  if (!permission.ok && permission.status === 404) throw data(null, { status: 404 });
+  const user = await getCurrentUser(request);
+  const permission = mayChangePost(user, params.postId ?? "");
+  if (!permission.ok && permission.status === 404) return keptFromGoneArticle(user, request);
   if (!permission.ok) return refused(permission);
   const form = await readForm(request);
   const url = new URL(request.url);
@@ -125,6 +127,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirect(`${url.pathname}${url.search}`, 303);
 }
 
+/**
+ * The edit form sent to an article that is gone (deleted while it was
+ * open; hidden from this reader, or never there, look the same): what a
+ * signed-in reader typed and saved, kept or previewed becomes a new
+ * article's draft, shown with its message (303). Refused by the draft
+ * rules, it answers 404 with the text for the error page to give back
+ * (with JavaScript the edit form stays, with the message and the text).
+ */
+async function keptFromGoneArticle(user: CurrentUser | null, request: Request) {
+  // The edit form is urlencoded; anything else (or unreadable) is answered as before it was read.
+  const urlencoded = request.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded");
+  const form = user && urlencoded ? await readForm(request).catch(() => null) : null;
+  if (!user || !form) throw data(null, { status: 404 });
+  const intent = form.get("intent");
+  // Only the edit form's own buttons (it always carries the revision it was opened at); anything else gets the plain 404.
+  if ((intent !== "save" && intent !== "draft" && intent !== "preview") || !form.has("baseRevision")) throw data(null, { status: 404 });
+  const kept = await answerEditFormOfGoneArticle(user, form);
+  if (kept.ok && "redirect" in kept) return redirect(kept.redirect, 303);
+  return data({ ...NOTHING_TO_SHOW, error: kept.ok ? null : kept.error, values: editedValues(form), gone: true }, { status: 404 });
+}
+
 /** What a refused edit shows again, with the revision its form was opened at (a stale one's answer is based on the current). */
 type EditedValues = { title: string; content: string; sources: string; period: string; summary: string; baseRevision: string };
 
@@ -139,6 +162,8 @@ const NOTHING_TO_SHOW = {
   visibility: null as { error: string; reason: string } | null,
   /** An admin's refused delete of someone else's article (a reason is required): why, and the reason as typed. */
   deleteRefused: null as { error: string; reason: string } | null,
+  /** The edit form of an article deleted meanwhile whose text could not be kept as a draft: the error page gives it back. */
+  gone: false,
 };
 
 function editedValues(form: FormData): EditedValues {
@@ -408,6 +433,8 @@ function Overlay({
 export function ErrorBoundary() {
   const error = useRouteError();
   const { search } = useLocation();
+  // An edit sent after the article was deleted, whose text could not be kept as a draft (keptFromGoneArticle).
+  const kept = useActionData<typeof action>();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const { title, text } = notFound
     ? { title: "Článok sa nenašiel", text: "Tento článok neexistuje alebo bol odstránený." }
@@ -418,6 +445,10 @@ export function ErrorBoundary() {
       <div className="overlay-body">
         <h1 id="post-missing">{title}</h1>
         <p>{text}</p>
+        {notFound && kept?.gone && kept.values && (
+          // The text as typed, to keep as a new article (the create form's buttons, sent to /create-post).
+          <ArticleForm action="/create-post" values={{ ...kept.values, tags: [], pendingImage: "" }} refused={{ error: kept.error, invalid: [] }} />
+        )}
       </div>
     </Overlay>
   );

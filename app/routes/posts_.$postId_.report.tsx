@@ -109,8 +109,11 @@ export default function ReportPost() {
               maxLength={REPORT_NOTE_MAX_LENGTH}
               defaultValue={result?.values.note ?? ""}
               aria-invalid={result?.invalid.includes("note") || undefined}
-              aria-describedby={result?.invalid.includes("note") ? "report-error" : undefined}
+              aria-describedby={result?.invalid.includes("note") ? "report-error note-hint" : "note-hint"}
             />
+            <p className="field-hint" id="note-hint">
+              Poznámku si prečíta iba redakcia, autor článku ju neuvidí.
+            </p>
           </div>
           <div className="button-row">
             <button type="submit" className="button" disabled={busy}>

@@ -316,20 +316,59 @@ async function answerReadForm(user: CurrentUser, read: PostFormRead, access?: Dr
   }, failed);
 }
 
-/** A pending edit's draft page (an urlencoded form), by the button pressed. */
+/**
+ * Whether a draft was a pending edit whose article has been deleted since:
+ * deleting an article leaves its pending edits as new articles' drafts
+ * (post_id set to null), and their base revision tells them from drafts
+ * that were new articles from the start.
+ */
+export function isOrphanedEdit(draft: Draft): boolean {
+  return draft.postId === null && draft.baseRevision !== null;
+}
+
+/** A pending edit's draft page (an urlencoded form, also the one of an edit whose article was deleted since the page was opened), by the button pressed. */
 export async function answerEditDraftForm(access: DraftAccess, form: FormData): Promise<FormAnswer> {
   const input = editInput(form);
   const intent = formIntent(form.get("intent"));
+  const postId = access.draft.postId;
   return ifStorageFails(async (): Promise<FormAnswer> => {
+    // Its article deleted while the page was open: whatever the button, the text is kept as the new article's draft it now is.
+    const post = postId ? getPost(postId) : undefined;
+    if (!post) return keepAsNewArticle(access.user, input, { access });
     if (intent === "draft") return draftSaved(await saveDraft(access.user, input, { access }));
-    if (intent === "preview") {
-      const post = access.draft.postId ? getPost(access.draft.postId) : undefined;
-      if (!post) return refusal(404, "");
-      return previewArticle(access.user, input, { tags: post.tags, image: { key: post.image, width: post.imageWidth, height: post.imageHeight } });
-    }
+    if (intent === "preview") return previewArticle(access.user, input, { tags: post.tags, image: { key: post.image, width: post.imageWidth, height: post.imageHeight } });
     const published = await publishDraft(access, input);
+    // Deleted between the check above and the publish.
+    if (!published.ok && published.status === 404 && !getPost(post.id)) return keepAsNewArticle(access.user, input, { access });
     return published.ok ? { ok: true, redirect: `/posts/${published.postId}` } : published;
   }, keptEdit(input));
+}
+
+/**
+ * The article's edit form sent after the article was deleted (by its
+ * author in another tab, or an admin): a save, "Uložiť koncept" or
+ * "Náhľad" keeps what was typed as a new article's draft of `user`, as
+ * deleting an article keeps its pending edits. Also answers a form sent to
+ * a hidden article by someone who may not see it, or to an id that never
+ * existed, which must look alike.
+ */
+export async function answerEditFormOfGoneArticle(user: CurrentUser, form: FormData): Promise<FormAnswer> {
+  const input = editInput(form);
+  return ifStorageFails(() => keepAsNewArticle(user, input, { target: null }), keptEdit(input));
+}
+
+/**
+ * What was typed into a pending edit whose article is gone, saved as (or
+ * into) a new article's draft without the edit's summary; the draft's page
+ * then says so. When the draft rules refuse it (no title, the drafts' cap,
+ * the limit of edits), the form comes back as typed, saying both.
+ */
+async function keepAsNewArticle(user: CurrentUser, input: DraftInput, to: { access: DraftAccess } | { target: null }): Promise<FormAnswer> {
+  const typed = { ...input, summary: "" };
+  const saved = await saveDraft(user, typed, to);
+  if (saved.ok) return { ok: true, redirect: `/drafts/${saved.id}?done=articleGone` };
+  const values = "values" in saved ? saved.values : valuesOf(typed);
+  return { ...saved, error: [DRAFT_MESSAGES.articleGoneNotSaved, saved.error].filter(Boolean).join(" "), values };
 }
 
 /** The article's edit form's "Uložiť koncept" and "Náhľad": a pending edit kept as a draft, or previewed; the article stays as readers see it. */

@@ -1,18 +1,19 @@
-import { imageKeyInUse } from "~/models/posts.server";
+import { imageAudience, type ImageAudience } from "~/models/posts.server";
 
 /**
- * Whether an image key is in use (an article's, a draft's, a pending
- * upload's), asked by every image request: three queries were 15 % of an
- * image's cost under load (CPU profile). The answers are kept until
- * `databaseVersion` changes (it must change with anything in the database:
- * any table, any writer), so a deleted article's image stops being served
- * at once. At most MAX_KEYS answers (made-up keys included): past that,
- * all are forgotten.
+ * Who may be sent an image (imageAudience: anyone, a hidden article's
+ * author and admins, or nobody), asked by every image request: three
+ * queries were 15 % of an image's cost under load (CPU profile). The
+ * answers are kept until `databaseVersion` changes (it must change with
+ * anything in the database: any table, any writer), so a deleted or hidden
+ * article's image stops being served at once, and a restored one is served
+ * again. At most MAX_KEYS answers (made-up keys included): past that, all
+ * are forgotten.
  */
 const MAX_KEYS = 2_000;
 
-export function keptImageKeyAnswers(databaseVersion: () => unknown): (key: string) => boolean {
-  const answers = new Map<string, boolean>();
+export function keptImageAudiences(databaseVersion: () => unknown): (key: string) => ImageAudience {
+  const answers = new Map<string, ImageAudience>();
   let answeredAt: unknown;
   return (key) => {
     const version = databaseVersion();
@@ -20,11 +21,11 @@ export function keptImageKeyAnswers(databaseVersion: () => unknown): (key: strin
       answers.clear();
       answeredAt = version;
     }
-    let used = answers.get(key);
-    if (used === undefined) {
-      used = imageKeyInUse(key);
-      answers.set(key, used);
+    let audience = answers.get(key);
+    if (audience === undefined) {
+      audience = imageAudience(key);
+      answers.set(key, audience);
     }
-    return used;
+    return audience;
   };
 }

@@ -227,8 +227,9 @@ function mustLeaveToOthers(actor: Actor | { id: string }, authorId: string): boo
 /**
  * The admins' queue as `viewer` sees it: the oldest `limit` open reports,
  * grouped by article (in the order of each article's oldest report). On
- * the viewer's own articles the reporters stay anonymous, as to any author,
- * and the article is left to another admin when there is one.
+ * the viewer's own articles the reporters stay anonymous, as to any author
+ * (no name, and no note: a reader may sign it), and the article is left to
+ * another admin when there is one.
  */
 export function reportQueue(viewer: { id: string }, limit: number) {
   const { rows, total } = listOpenReports(limit);
@@ -236,7 +237,7 @@ export function reportQueue(viewer: { id: string }, limit: number) {
   for (const row of rows) {
     const own = row.authorId === viewer.id;
     const article = articles.get(row.postId) ?? { postId: row.postId, postTitle: row.postTitle, hidden: row.hidden, own, leftToOthers: own && mustLeaveToOthers(viewer, row.authorId), reports: [] };
-    article.reports.push(own ? { ...row, reporterId: "", reporterName: "" } : row);
+    article.reports.push(own ? { ...row, reporterId: "", reporterName: "", note: "" } : row);
     articles.set(row.postId, article);
   }
   return { articles: [...articles.values()], total };

@@ -48,8 +48,10 @@ const FLAG_QUOTE_LENGTH = 120;
 
 /**
  * The open "Zdroj?" flags of an article for whoever may edit it, as its
- * edit form lists them (not who sent them). Worded here, so that the
- * article page's script carries none of the moderation's words.
+ * edit form lists them: the passage and the reason, neither who sent them
+ * nor their note for the editors (the admins' queue shows that). Worded
+ * here, so that the article page's script carries none of the moderation's
+ * words.
  */
 export function passageFlagsFor(user: CurrentUser | null, post: { id: string; authorId: string }): PassageFlag[] {
   if (!canModify(user, post)) return [];
@@ -57,7 +59,6 @@ export function passageFlagsFor(user: CurrentUser | null, post: { id: string; au
     paragraph: flag.paragraph ?? 0,
     quote: clipText(flag.passage, FLAG_QUOTE_LENGTH),
     reason: reasonLabel(flag.reason),
-    note: flag.note,
   }));
 }
 

@@ -137,3 +137,69 @@ test("an author previews an edit, keeps it as a draft while readers see the arti
   await open(page, `${articleUrl}/history`, jsEnabled);
   await expect(page.locator(".history-table tbody tr").first()).toContainText("Nový text");
 });
+
+test("an author whose article is deleted while its edit and a pending edit's draft are open keeps what they typed, as a new article's draft", async ({ page, jsEnabled }, testInfo) => {
+  const title = `Zmazaný pod rukami ${testInfo.project.name} ${Date.now()}`;
+  await signUp(page, `zmazany-${testInfo.project.name}`);
+  const origin = { Origin: process.env.E2E_BASE_URL! };
+  const image = { name: "clanok.jpg", mimeType: "image/jpeg", buffer: await makeImage("jpeg", 480, 300) };
+  const published = await page.request.post("/create-post", { multipart: { title, content: "Pôvodný text.", tags: "Osobnosti", image }, headers: origin, maxRedirects: 0 });
+  expect(published.status()).toBe(303);
+  const articleUrl = published.headers().location;
+  const kept = await page.request.post(`${articleUrl}?edit`, { form: { intent: "draft", title, content: "Text konceptu.", sources: "", summary: "Oprava", baseRevision: "1" }, headers: origin, maxRedirects: 0 });
+  const draftUrl = kept.headers().location.replace(/\?.*$/, "");
+
+  // The pending edit's draft in one tab, the article's edit form in another.
+  await open(page, draftUrl, jsEnabled);
+  await expect(page.getByRole("heading", { name: "Koncept úpravy článku" })).toBeVisible();
+  const editing = await page.context().newPage();
+  await open(editing, `${articleUrl}?edit`, jsEnabled);
+  // Meanwhile the article is deleted.
+  expect((await page.request.post(articleUrl, { form: { intent: "delete", confirm: "yes" }, headers: origin, maxRedirects: 0 })).status()).toBe(303);
+
+  const notice = "Článok, ktorý ste upravovali, bol medzitým odstránený. Váš text sme uložili ako koncept nového článku: ak ho chcete uverejniť, doplňte tagy a obrázok.";
+  await page.getByLabel("Text článku").fill("Text, ktorý sa nesmie stratiť.");
+  await page.getByRole("button", { name: "Uverejniť" }).click();
+  await expect(page).toHaveURL(new RegExp(`${draftUrl}\\?done=articleGone$`));
+  await expect(page.getByRole("status")).toHaveText(notice);
+  await expect(page.getByRole("heading", { name: "Koncept článku" })).toBeVisible();
+  await expect(page.getByLabel("Text článku")).toHaveValue("Text, ktorý sa nesmie stratiť.");
+  if (jsEnabled) await expectNoAxeViolations(page);
+  await snapshot(page, testInfo, "draft-article-gone");
+
+  await editing.getByPlaceholder("Edit content").fill("Úprava, ktorá sa tiež nesmie stratiť.");
+  await editing.getByRole("button", { name: "Save" }).click();
+  await expect(editing).toHaveURL(/\/drafts\/[\w-]+\?done=articleGone$/);
+  expect(new URL(editing.url()).pathname).not.toBe(draftUrl);
+  await expect(editing.getByRole("status")).toHaveText(notice);
+  await expect(editing.getByLabel("Nadpis")).toHaveValue(title);
+  await expect(editing.getByLabel("Text článku")).toHaveValue("Úprava, ktorá sa tiež nesmie stratiť.");
+  await editing.close();
+});
+
+test("an edit of a deleted article that a draft cannot hold comes back as typed, saying why, and is kept once corrected", async ({ page, jsEnabled }, testInfo) => {
+  await signUp(page, `nedrzany-${testInfo.project.name}`);
+  const origin = { Origin: process.env.E2E_BASE_URL! };
+  const image = { name: "clanok.jpg", mimeType: "image/jpeg", buffer: await makeImage("jpeg", 480, 300) };
+  const title = `Priveľa zdrojov ${testInfo.project.name} ${Date.now()}`;
+  const published = await page.request.post("/create-post", { multipart: { title, content: "Pôvodný text.", tags: "Osobnosti", image }, headers: origin, maxRedirects: 0 });
+  const articleUrl = published.headers().location;
+  await open(page, `${articleUrl}?edit`, jsEnabled);
+  expect((await page.request.post(articleUrl, { form: { intent: "delete", confirm: "yes" }, headers: origin, maxRedirects: 0 })).status()).toBe(303);
+
+  // 31 sources: more than an article (or a draft) may have.
+  await page.getByPlaceholder("Edit content").fill("Text, ktorý ostane.");
+  await page.getByLabel(/^Zdroje/).fill(Array.from({ length: 31 }, (_, i) => `Zdroj ${i + 1}`).join("\n"));
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Článok, ktorý ste upravovali, bol medzitým odstránený. Váš text je vo formulári nižšie, ale nepodarilo sa ho uložiť: Článok môže mať najviac 30 zdrojov (jeden na riadok).",
+  );
+  // Without JavaScript the article's page is gone: the text comes back in the new article's form.
+  if (!jsEnabled) await expect(page.getByRole("heading", { name: "Článok sa nenašiel" })).toBeVisible();
+  await expect(page.getByLabel("Text článku")).toHaveValue("Text, ktorý ostane.");
+  await page.getByLabel(/^Zdroje/).fill("Jeden zdroj");
+  await page.getByRole("button", { name: jsEnabled ? "Save" : "Uložiť koncept" }).click();
+  await expect(page).toHaveURL(new RegExp(`/drafts/[\\w-]+\\?done=${jsEnabled ? "articleGone" : "saved"}$`));
+  await expect(page.getByLabel("Nadpis")).toHaveValue(title);
+  await expect(page.getByLabel("Text článku")).toHaveValue("Text, ktorý ostane.");
+});

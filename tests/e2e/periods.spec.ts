@@ -82,3 +82,29 @@ test("the conflicts page and the landing page read well and pass axe", async ({ 
   await visit(page, "/", jsEnabled);
   if (jsEnabled) await expectNoAxeViolations(page);
 });
+
+test("the period field says a range as Slovak does, and takes a day to the end of its own year", async ({ page, jsEnabled }, testInfo) => {
+  await newAuthor(page, `rozsah-${testInfo.project.name}`);
+  await visit(page, "/create-post", jsEnabled);
+  await page.getByLabel("Nadpis").fill(`Revolúcia ${testInfo.project.name} ${Date.now()}`);
+  const period = page.getByLabel(/^Obdobie/);
+  const understood = page.locator("#period-understood");
+  if (jsEnabled) {
+    // As the author types.
+    for (const [typed, words] of [
+      ["1848 – 1849", "od roku 1848 do roku 1849"],
+      ["9. stor. – 1526", "od 9. storočia do roku 1526"],
+      ["1840. roky – 1867", "od 40. rokov 19. storočia do roku 1867"],
+    ]) {
+      await period.fill(typed);
+      await expect(understood).toHaveText(`Rozumiem: ${words}.`);
+    }
+  }
+  await period.fill("29. 8. 1526 – 1526");
+  if (jsEnabled) await expect(understood).toHaveText("Rozumiem: od 29. augusta 1526 do konca roka.");
+  // A draft needs only a title: its page (the server's, without JavaScript) says the same.
+  await page.getByRole("button", { name: "Uložiť koncept" }).click();
+  await expect(page).toHaveURL(/\/drafts\/[\w-]+\?done=saved$/);
+  await expect(page.getByLabel(/^Obdobie/)).toHaveValue("29. 8. 1526 – 1526");
+  await expect(page.locator("#period-understood")).toHaveText("Rozumiem: od 29. augusta 1526 do konca roka.");
+});

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { parse } from "node-html-parser";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, PREVIEW_LABEL, PREVIEWS_PER_HOUR } from "~/lib/drafts";
+import { DRAFT_DONE, DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, PREVIEW_LABEL, PREVIEWS_PER_HOUR } from "~/lib/drafts";
 import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, MESSAGES } from "~/lib/rules";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
@@ -202,6 +202,86 @@ describe("publishing a draft", () => {
     const listed = (await admin.client.get("/account")).doc.querySelectorAll(".draft-list li").find((item) => item.text.includes("Veľká Morava (833)"));
     expect(listed?.text).toContain("nový článok");
     expect((await admin.client.get(`/drafts/${id}`)).response.status).toBe(200);
+  });
+
+  it("keeps what was typed when its article is deleted while the draft's page is open: Save, Preview and Publish (no JavaScript and data requests) make it the new article's draft, with the page saying so", async () => {
+    const { client } = await registerUser(base);
+    const postId = (await publish(client, "Koncept úpravy: Nitrianske kniežatstvo", ["Stredovek"], "Pôvodný text."))!;
+    const saved = await client.post(`/posts/${postId}?edit`, { intent: "draft", title: "Nitrianske kniežatstvo", content: "Text z konceptu.", sources: "", summary: "z konceptu", baseRevision: "1" });
+    const id = saved.response.headers.get("location")!.match(/^\/drafts\/([\w-]+)/)![1];
+    // The page is open (its form is the pending edit's); the article is deleted meanwhile (in another tab, or by an admin).
+    expect((await client.get(`/drafts/${id}`)).doc.querySelector('input[name="summary"]')).not.toBeNull();
+    expect((await client.post(`/posts/${postId}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
+
+    for (const intent of ["draft", "preview", "publish"]) {
+      for (const path of [`/drafts/${id}`, `/drafts/${id}.data`]) {
+        const typed = `Text napísaný po zmazaní (${intent}, ${path.endsWith(".data") ? "JavaScript" : "formulár"}).`;
+        const sent = await client.post(path, { intent, title: `Nitrianske kniežatstvo ${intent}`, content: typed, sources: "Zobor, 880", summary: "z konceptu" });
+        if (path.endsWith(".data")) {
+          expect(sent.response.status, `${intent} ${path}`).toBe(202);
+          expect(sent.html).toContain(`/drafts/${id}?done=articleGone`);
+        } else {
+          expect(sent.response.status, `${intent} ${path}`).toBe(303);
+          expect(sent.response.headers.get("location")).toBe(`/drafts/${id}?done=articleGone`);
+        }
+        expect(draftRow(id), `${intent} ${path}`).toMatchObject({ post_id: null, title: `Nitrianske kniežatstvo ${intent}`, content: typed, summary: "" });
+      }
+    }
+    expect(postRow(postId)).toBeUndefined();
+    const page = await client.get(`/drafts/${id}?done=articleGone`);
+    expect(page.doc.querySelector(".notice")?.text).toBe(DRAFT_DONE.articleGone);
+    expect(page.doc.querySelector("h1")?.text).toBe("Koncept článku");
+    expect(page.doc.querySelector("#field-content")?.text).toBe("Text napísaný po zmazaní (publish, JavaScript).");
+    expect(page.doc.querySelector("#field-sources")?.text).toBe("Zobor, 880");
+
+    // What the draft rules refuse (no title) comes back as typed, saying both what happened and why.
+    const refused = await client.post(`/drafts/${id}`, { intent: "publish", title: "", content: "Bez nadpisu.", sources: "", summary: "" });
+    expect(refused.response.status).toBe(400);
+    expect(refused.doc.querySelector("#create-error")?.text).toBe(`${DRAFT_MESSAGES.articleGoneNotSaved} ${DRAFT_MESSAGES.titleMissing}`);
+    expect(refused.doc.querySelector("#field-content")?.text).toBe("Bez nadpisu.");
+    expect(draftRow(id)?.content).toBe("Text napísaný po zmazaní (publish, JavaScript).");
+  });
+
+  it("keeps what was typed into the edit form of an article deleted meanwhile (save, draft, preview; no JavaScript and data requests) as a new article's draft", async () => {
+    const { client, email } = await registerUser(base);
+    const postId = (await publish(client, "Úprava zmazaného článku", ["Stredovek"], "Pôvodný text."))!;
+    expect((await client.post(`/posts/${postId}`, { intent: "delete", confirm: "yes" })).response.status).toBe(303);
+    for (const intent of ["save", "draft", "preview"]) {
+      for (const path of [`/posts/${postId}?edit`, `/posts/${postId}.data?edit`]) {
+        const before = draftsOf(email).length;
+        const typed = `Úprava po zmazaní (${intent}, ${path.includes(".data") ? "JavaScript" : "formulár"}).`;
+        const sent = await client.post(path, { intent, title: "Úprava zmazaného článku", content: typed, sources: "", period: "1526", summary: "Oprava", baseRevision: "1" });
+        const drafts = draftsOf(email);
+        expect(drafts, `${intent} ${path}`).toHaveLength(before + 1);
+        const draft = drafts.at(-1)!;
+        expect(draft).toMatchObject({ post_id: null, base_revision: null, title: "Úprava zmazaného článku", content: typed, summary: "" });
+        const location = `/drafts/${draft.id}?done=articleGone`;
+        if (path.includes(".data")) {
+          expect(sent.response.status, `${intent} ${path}`).toBe(202);
+          expect(sent.html).toContain(location);
+        } else {
+          expect(sent.response.status, `${intent} ${path}`).toBe(303);
+          expect(sent.response.headers.get("location")).toBe(location);
+        }
+      }
+    }
+    const page = await client.get(`/drafts/${draftsOf(email).at(-1)!.id}?done=articleGone`);
+    expect(page.doc.querySelector(".notice")?.text).toBe(DRAFT_DONE.articleGone);
+    expect(page.doc.querySelector("#field-period")?.getAttribute("value")).toBe("1526");
+
+    // Refused by the draft rules: the article's page is gone, so its error page gives the text back in the new article's form.
+    const before = draftsOf(email).length;
+    const refused = await client.post(`/posts/${postId}?edit`, { intent: "save", title: "", content: "Bez nadpisu.", sources: "", summary: "", baseRevision: "1" });
+    expect(refused.response.status).toBe(404);
+    expect(refused.doc.querySelector("h1")?.text).toBe("Článok sa nenašiel");
+    expect(refused.doc.querySelector("#create-error")?.text).toBe(`${DRAFT_MESSAGES.articleGoneNotSaved} ${DRAFT_MESSAGES.titleMissing}`);
+    expect(refused.doc.querySelector("form.create-form")?.getAttribute("action")).toBe("/create-post");
+    expect(refused.doc.querySelector("#field-content")?.text).toBe("Bez nadpisu.");
+    expect(draftsOf(email)).toHaveLength(before);
+    // A visitor has no drafts, and a delete has nothing typed: both the plain 404.
+    expect((await new Client(base).post(`/posts/${postId}?edit`, { intent: "save", title: "T", content: "C", baseRevision: "1" })).response.status).toBe(404);
+    expect((await client.post(`/posts/${postId}`, { intent: "delete", confirm: "yes" })).response.status).toBe(404);
+    expect(draftsOf(email)).toHaveLength(before);
   });
 
   it("shows a pending edit overtaken by another save the difference, then publishes it on the next try", async () => {

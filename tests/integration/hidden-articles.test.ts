@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, GOOD_PASSWORD, registerUser } from "../../scripts/lib/client";
 import { publish, saveEdit } from "../../scripts/lib/publish";
 import { startServer, type RunningServer } from "../../scripts/lib/server";
+import { variantFiles } from "~/lib/images";
 import { registerConfirmedUser } from "../support/accounts";
 import { runBuildCommand } from "../support/commands";
 import { readDatabase } from "../support/http";
@@ -203,6 +204,57 @@ describe("an admin hides an article from its page", () => {
     );
     expect(hiddenAt(postId)).toBeNull();
     expect(decisionsOf(postId)).toEqual([]);
+  });
+});
+
+describe("a hidden article's image", () => {
+  it("answers every address of every variant with the 404 of a missing image to everyone but its author and admins, who get it private, no-store; restored, it is everyone's again", async () => {
+    const { author, postId } = await authorWithArticle("Obrazovec");
+    const admin = await newAdmin();
+    const { client: reader } = await registerUser(server.url);
+    const visitor = new Client(server.url);
+    const key = query<{ image: string }>("SELECT image FROM posts WHERE id = ?", postId)[0].image;
+    const files = variantFiles(key);
+    expect(files).toHaveLength(8);
+    const get = async (client: Client, path: string, init: RequestInit = {}) => {
+      const response = await client.request(path, init);
+      return { status: response.status, cacheControl: response.headers.get("cache-control"), type: response.headers.get("content-type"), body: Buffer.from(await response.arrayBuffer()), etag: response.headers.get("etag") };
+    };
+    // Shown: everyone's, for a year; asked twice, so that the server holds it in memory.
+    const etags = new Map<string, string>();
+    for (const name of files) {
+      for (let i = 0; i < 2; i++) {
+        const answer = await get(visitor, `/images/${name}`);
+        expect([answer.status, answer.cacheControl], name).toEqual([200, "public, max-age=31536000, immutable"]);
+        etags.set(name, answer.etag!);
+      }
+    }
+
+    expect((await admin.post(`/posts/${postId}`, { intent: "hide", reason: "Obrázok porušuje práva." })).response.status).toBe(303);
+    const missing = await get(visitor, `/images/${"Q".repeat(16)}-400.webp`);
+    expect(missing.status).toBe(404);
+    const asMissing = (answer: Awaited<ReturnType<typeof get>>) => [answer.status, answer.cacheControl, answer.type, answer.body.toString()];
+    for (const name of files) {
+      for (const client of [visitor, reader]) {
+        // At its address, at another spelling of it (Express's way), asked again with the copy's validator, and its head.
+        expect(asMissing(await get(client, `/images/${name}`)), name).toEqual(asMissing(missing));
+        expect(asMissing(await get(client, `/images/${name.replace("-", "%2D")}`)), name).toEqual(asMissing(missing));
+        expect((await get(client, `/images/${name}`, { headers: { "If-None-Match": etags.get(name)! } })).status, name).toBe(404);
+        expect((await get(client, `/images/${name}`, { method: "HEAD" })).status, name).toBe(404);
+      }
+      // Its author and admins still see the article, image included, kept by no cache.
+      for (const client of [author, admin]) {
+        const answer = await get(client, `/images/${name}`);
+        expect([answer.status, answer.cacheControl], name).toEqual([200, "private, no-store"]);
+        expect(answer.body.length, name).toBeGreaterThan(0);
+      }
+    }
+
+    expect((await admin.post(`/posts/${postId}`, { intent: "restoreHidden", reason: "Obrázok je v poriadku." })).response.status).toBe(303);
+    for (const name of files) {
+      const answer = await get(visitor, `/images/${name}`);
+      expect([answer.status, answer.cacheControl, answer.etag], name).toEqual([200, "public, max-age=31536000, immutable", etags.get(name)]);
+    }
   });
 });
 

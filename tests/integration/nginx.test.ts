@@ -136,18 +136,31 @@ describe("the site behind nginx (deploy/nginx/dejiny.conf)", () => {
     expect(withoutGzip.text).toBe(first.text);
   });
 
-  it("lets a hidden article go once its minute is over: visitors then get 404, never the copy it kept", async () => {
+  it("lets a hidden article and its image go once their minute is over: visitors then get 404, never the copy it kept", async () => {
     const id = /href="\/posts\/([\w-]+)"/.exec((await send(ports.https, "/posts")).text)![1];
-    expect((await send(ports.https, `/posts/${id}`)).headers["x-cache-status"]).toBe("MISS");
+    const page = await send(ports.https, `/posts/${id}`);
+    expect(page.headers["x-cache-status"]).toBe("MISS");
     expect((await send(ports.https, `/posts/${id}`)).headers["x-cache-status"]).toBe("HIT");
+    const image = /<meta property="og:image" content="https?:\/\/[^/"]+(\/images\/[^"]+)"/.exec(page.text)![1];
+    expect([(await send(ports.https, image)).headers["x-cache-status"], (await send(ports.https, image)).headers["x-cache-status"]]).toEqual(["MISS", "HIT"]);
     const hidden = await runBuildCommand("runAdminCommand", ["hide", id, "Skryté pre test proxy."], app);
     expect(hidden.code, hidden.output).toBe(0);
-    // The app's own page cache forgets it at once; nginx keeps its copy for the minute the page allowed.
+    // The app's own page cache forgets it at once; nginx keeps its copies for the minute it allows a page and an image.
     await new Promise((resolve) => setTimeout(resolve, 62_000));
     for (let i = 0; i < 3; i++) {
-      const answer = await send(ports.https, `/posts/${id}`);
-      expect([answer.status, answer.headers["x-cache-status"]]).toEqual([404, "EXPIRED"]);
+      for (const path of [`/posts/${id}`, image]) {
+        const answer = await send(ports.https, path);
+        expect([answer.status, answer.headers["x-cache-status"]], path).toEqual([404, "EXPIRED"]);
+      }
     }
+    // An admin still gets the image, private and past the cache; the next visitor does not get their copy.
+    const email = uniqueEmail("nginx-admin");
+    const registered = await register("Správkyňa Obrázkov", email);
+    expect((await runBuildCommand("runAdminCommand", ["grant", email], app)).code).toBe(0);
+    const cookie = [registered.headers["set-cookie"]].flat().join().match(/dejiny_session=[^;]+/)![0];
+    const admins = await send(ports.https, image, { headers: { Cookie: cookie } });
+    expect([admins.status, admins.headers["cache-control"], admins.headers["x-cache-status"]]).toEqual([200, "private, no-store", "BYPASS"]);
+    expect((await send(ports.https, image)).status).toBe(404);
   }, 90_000);
 
   /** The sign-in page's form, posted through nginx from `from` as a browser on the site would. */

@@ -155,11 +155,11 @@ describe("flagging a passage", () => {
 });
 
 describe("the open flags", () => {
-  it("are listed on the author's edit form, above the text, without who asked", async () => {
+  it("are listed on the author's edit form, above the text, without who asked or their note for the editors", async () => {
     const { doc } = await author.get(`/posts/${postId}?edit`);
     const items = doc.querySelectorAll(".edit-form .passage-flags li").map((li) => li.text);
     expect(items).toEqual([
-      `Odsek 2: „${SECOND}“ — Chýba zdroj (Kde je prameň k roku 863?)`,
+      `Odsek 2: „${SECOND}“ — Chýba zdroj`,
       "Odsek 2: „Cyril a Metod prišli v roku 863.“ — Chýba zdroj",
       "Odsek 4: „hlaholika preklady“ — Iné",
     ]);
@@ -168,6 +168,7 @@ describe("the open flags", () => {
     const form = doc.querySelector(".edit-form")!.toString();
     expect(form.indexOf("passage-flags")).toBeLessThan(form.indexOf('id="edit-content"'));
     expect(doc.querySelector(".passage-flags")?.text).not.toContain("Používateľ");
+    expect(doc.toString()).not.toContain("Kde je prameň k roku 863?");
   });
 
   it("arrive in the admins' queue, quoted with their passage's number", async () => {
@@ -180,5 +181,59 @@ describe("the open flags", () => {
     expect(flag.querySelector(".muted")?.text).toMatch(/^Chýba zdroj · odsek 2 · nahlásil\(a\)/);
     expect(flag.querySelector("blockquote")?.text).toBe(SECOND);
     expect(flag.querySelector("p.report-note")?.text).toBe("Kde je prameň k roku 863?");
+  });
+});
+
+describe("a flag's note for the editors", () => {
+  const NOTE = "Som Ján Novák, tel. 0901 123 456: k roku 863 chýba prameň.";
+  const mailsWithNote = () =>
+    readDatabase(paths.databasePath, (db) => db.prepare("SELECT recipient FROM mail_outbox WHERE text LIKE '%Novák%' OR html LIKE '%Novák%' OR subject LIKE '%Novák%'").all());
+
+  it("reaches the admins' queue only: never the author's edit form, its data (JavaScript), nor any mail, whatever is decided", async () => {
+    const { client: writer, email: writerEmail } = await registerUser(base);
+    const id = (await publish(writer, "Poznámka len pre redakciu", ["Stredovek"], TYPED))!;
+    const { client: flagger } = await registerUser(base);
+    expect((await flagger.post(`/posts/${id}/report?odsek=2`, flagForm({ note: NOTE }))).response.status).toBe(200);
+
+    // The author's edit form says which passage and why, without JavaScript and with it (its data).
+    const page = await writer.get(`/posts/${id}?edit`);
+    expect(page.doc.querySelectorAll(".passage-flags li").map((li) => li.text)).toEqual([`Odsek 2: „${SECOND}“ — Chýba zdroj`]);
+    for (const path of [`/posts/${id}?edit`, `/posts/${id}.data?edit`, `/posts/${id}.data`, `/posts/${id}`, "/account"]) {
+      const answer = await writer.request(path);
+      expect(answer.status, path).toBe(200);
+      expect(await answer.text(), path).not.toContain("Novák");
+    }
+
+    // Admins read it in their queue (their edit form lists the flags as the author's does).
+    const { client: admin, email } = await registerUser(base);
+    expect((await runBuildCommand("runAdminCommand", ["grant", email], paths)).code).toBe(0);
+    const queue = await admin.get("/admin");
+    const article = queue.doc.querySelectorAll(".report-list > li").find((li) => li.querySelector(`a[href="/posts/${id}"]`));
+    expect(article?.querySelector("p.report-note")?.text).toBe(NOTE);
+    expect((await admin.get(`/posts/${id}?edit`)).html).not.toContain("Novák");
+
+    // Asked to fix it, the author is mailed what to fix: the decision's reason, never the note.
+    const decided = await admin.post("/admin", { intent: "decide", post: id, decision: "requestFix", reason: "Doplňte prameň k roku 863." });
+    expect(decided.response.status).toBe(303);
+    const toAuthor = readDatabase(paths.databasePath, (db) => db.prepare("SELECT text FROM mail_outbox WHERE recipient = ?").all(writerEmail) as { text: string }[]);
+    expect(toAuthor.some((mail) => mail.text.includes("Doplňte prameň k roku 863."))).toBe(true);
+    expect(mailsWithNote()).toEqual([]);
+    // The form says so to whoever writes one.
+    const form = await flagger.get(`/posts/${id}/report?odsek=3`);
+    expect(form.doc.querySelector("#note-hint")?.text).toBe("Poznámku si prečíta iba redakcia, autor článku ju neuvidí.");
+    expect(form.doc.querySelector("#field-note")?.getAttribute("aria-describedby")).toBe("note-hint");
+  });
+
+  it("is not shown to an admin in the queue of their own article's reports, as its reporters' names are not", async () => {
+    const { client: adminAuthor, email } = await registerUser(base);
+    expect((await runBuildCommand("runAdminCommand", ["grant", email], paths)).code).toBe(0);
+    const id = (await publish(adminAuthor, "Článok administrátora s odsekmi", ["Stredovek"], TYPED))!;
+    const { client: flagger } = await registerUser(base);
+    expect((await flagger.post(`/posts/${id}/report?odsek=1`, flagForm({ note: NOTE }))).response.status).toBe(200);
+    const queue = await adminAuthor.get("/admin");
+    const article = queue.doc.querySelectorAll(".report-list > li").find((li) => li.querySelector(`a[href="/posts/${id}"]`));
+    expect(article?.text).toContain("nahlásil(a) čitateľ");
+    expect(article?.text).not.toContain("Novák");
+    expect((await adminAuthor.get(`/posts/${id}?edit`)).html).not.toContain("Novák");
   });
 });

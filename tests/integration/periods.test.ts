@@ -89,6 +89,51 @@ describe("the period an article treats", () => {
     expect(form.doc.querySelector("#period-understood")?.text).toBe("Rozumiem: 29. augusta 1526.");
   });
 
+  it("takes a day to the end of its own year, and a year to the end of its century, as ranges: without JavaScript and as a data request", async () => {
+    const { client } = await registerUser(base);
+    const { response } = await create(client, `Do konca roka ${Date.now()}`, "29. 8. 1526 – 1526");
+    expect(response.status).toBe(303);
+    const id = response.headers.get("location")!.split("/").pop()!;
+    expect(periodOf(id)).toEqual({ period: "29. 8. 1526 – 1526", period_start: 15_260_829, period_day: 829 });
+    expect(jsonLd((await new Client(base).get(`/posts/${id}`)).html)).toMatchObject({ temporalCoverage: "1526-08-29/1526" });
+    const form = await client.get(`/posts/${id}?edit`);
+    expect(form.doc.querySelector("#period-understood")?.text).toBe("Rozumiem: od 29. augusta 1526 do konca roka.");
+
+    // With JavaScript the same form goes to the route's data, and is answered with the article's address.
+    const title = `Do konca storočia ${Date.now()}`;
+    const sent = postForm(title, "Text.", await makeImage("jpeg", 480, 300), { tags: ["Stredovek"] });
+    sent.append("period", "1526 – 16. stor.");
+    const data = await client.request("/create-post.data", { method: "POST", body: sent, headers: { Origin: base } });
+    const payload = await data.text();
+    expect(payload).not.toContain(PERIOD_MESSAGES.reversed);
+    const posted = readDatabase(databasePath, (db) => db.prepare("SELECT id FROM posts WHERE title = ?").get(title) as { id: string } | undefined);
+    expect(posted).toBeDefined();
+    expect(payload).toContain(`/posts/${posted!.id}`);
+    expect(periodOf(posted!.id)).toEqual({ period: "1526 – 16. stor.", period_start: 15_260_000, period_day: null });
+  });
+
+  it("says what it understood as Slovak says a range (od roku 1848 do roku 1849), on the form the server answers", async () => {
+    const { client } = await registerUser(base);
+    const { response } = await create(client, `Revolúcia ${Date.now()}`, "1848 – 1849");
+    const id = response.headers.get("location")!.split("/").pop()!;
+    const understood = async () => (await client.get(`/posts/${id}?edit`)).doc.querySelector("#period-understood")?.text;
+    expect(await understood()).toBe("Rozumiem: od roku 1848 do roku 1849.");
+    const cases: [typed: string, words: string][] = [
+      ["9. stor. – 1526", "od 9. storočia do roku 1526"],
+      ["1840. roky – 1867", "od 40. rokov 19. storočia do roku 1867"],
+      ["9. – 10. stor.", "od 9. do 10. storočia"],
+      ["okolo 500 pred Kr. – 476", "približne od roku 500 pred Kr. do roku 476 po Kr."],
+    ];
+    for (const [typed, words] of cases) {
+      expect((await saveEdit(client, id, { title: "Revolúcia", content: "Text.", period: typed })).response.status).toBe(303);
+      expect(await understood(), typed).toBe(`Rozumiem: ${words}.`);
+    }
+    // A refused form (no title) comes back with the period as typed, and what it means.
+    const refused = await saveEdit(client, id, { title: "", content: "Text.", period: "1848 – 1849" }, `/posts/${id}?edit`);
+    expect(refused.response.status).toBe(400);
+    expect(refused.doc.querySelector("#period-understood")?.text).toBe("Rozumiem: od roku 1848 do roku 1849.");
+  });
+
   it("is kept by a draft, and published with it", async () => {
     const { client } = await registerUser(base);
     const form = postForm(`Koncept ${Date.now()}`, "Text konceptu.", await makeImage("jpeg", 480, 300), { tags: ["Stredovek"] });

@@ -11,6 +11,7 @@ import {
   PERIOD_MESSAGES,
   periodDayOfYear,
   periodSortKey,
+  periodUnderstood,
   readCentury,
   tidyPeriod,
   yearWords,
@@ -24,13 +25,13 @@ const VALID: [typed: string, iso: string, words: string][] = [
   ["v roku 1526", "1526", "rok 1526"],
   ["1", "0001", "rok 1"],
   ["10000", "+10000", "rok 10000"],
-  ["862–885", "0862/0885", "od rok 862 do rok 885"],
-  ["862 – 885", "0862/0885", "od rok 862 do rok 885"],
-  ["862-885", "0862/0885", "od rok 862 do rok 885"],
-  ["862 - 885", "0862/0885", "od rok 862 do rok 885"],
-  ["862—885", "0862/0885", "od rok 862 do rok 885"],
-  ["862 \u2212 885", "0862/0885", "od rok 862 do rok 885"],
-  ["1526–1526", "1526", "od rok 1526 do rok 1526"],
+  ["862–885", "0862/0885", "od roku 862 do roku 885"],
+  ["862 – 885", "0862/0885", "od roku 862 do roku 885"],
+  ["862-885", "0862/0885", "od roku 862 do roku 885"],
+  ["862 - 885", "0862/0885", "od roku 862 do roku 885"],
+  ["862—885", "0862/0885", "od roku 862 do roku 885"],
+  ["862 \u2212 885", "0862/0885", "od roku 862 do roku 885"],
+  ["1526–1526", "1526", "rok 1526"],
   ["29. 8. 1526", "1526-08-29", "29. augusta 1526"],
   ["29.8.1526", "1526-08-29", "29. augusta 1526"],
   ["29. augusta 1526", "1526-08-29", "29. augusta 1526"],
@@ -50,10 +51,10 @@ const VALID: [typed: string, iso: string, words: string][] = [
   ["2 pred Kr.", "-0001", "rok 2 pred Kr."],
   ["14 po Kr.", "0014", "rok 14"],
   ["14 n. l.", "0014", "rok 14"],
-  ["okolo 500 pred Kr. – 476", "-0499/0476", "od okolo roku 500 pred Kr. do rok 476 po Kr."],
-  ["okolo 500 pred Kr. - 476", "-0499/0476", "od okolo roku 500 pred Kr. do rok 476 po Kr."],
-  ["500 – 400 pred Kr.", "-0499/-0399", "od rok 500 pred Kr. do rok 400 pred Kr."],
-  ["44 pred Kr. – 14 po Kr.", "-0043/0014", "od rok 44 pred Kr. do rok 14 po Kr."],
+  ["okolo 500 pred Kr. – 476", "-0499/0476", "približne od roku 500 pred Kr. do roku 476 po Kr."],
+  ["okolo 500 pred Kr. - 476", "-0499/0476", "približne od roku 500 pred Kr. do roku 476 po Kr."],
+  ["500 – 400 pred Kr.", "-0499/-0399", "od roku 500 pred Kr. do roku 400 pred Kr."],
+  ["44 pred Kr. – 14 po Kr.", "-0043/0014", "od roku 44 pred Kr. do roku 14 po Kr."],
   ["okolo 1000", "1000", "okolo roku 1000"],
   ["cca 1000", "1000", "okolo roku 1000"],
   ["cca. 1000", "1000", "okolo roku 1000"],
@@ -65,17 +66,47 @@ const VALID: [typed: string, iso: string, words: string][] = [
   ["20. storočie", "1901/2000", "20. storočie"],
   ["1. stor. pred Kr.", "-0099/0000", "1. storočie pred Kr."],
   ["5. stor. pred Kr.", "-0499/-0400", "5. storočie pred Kr."],
-  ["9. – 10. stor.", "0801/1000", "od 9. storočie do 10. storočie"],
-  ["9.–10. storočie", "0801/1000", "od 9. storočie do 10. storočie"],
-  ["2. – 1. stor. pred Kr.", "-0199/0000", "od 2. storočie pred Kr. do 1. storočie pred Kr."],
-  ["1920. roky", "1920/1929", "1920. roky"],
-  ["1920-te roky", "1920/1929", "1920. roky"],
-  ["1920 te roky", "1920/1929", "1920. roky"],
-  ["90. roky pred Kr.", "-0098/-0089", "90. roky pred Kr."],
-  ["9990. roky pred Kr.", "-9998/-9989", "9990. roky pred Kr."],
-  ["1920. – 1930. roky", "1920/1939", "od 1920. roky do 1930. roky"],
+  ["9. – 10. stor.", "0801/1000", "od 9. do 10. storočia"],
+  ["9.–10. storočie", "0801/1000", "od 9. do 10. storočia"],
+  ["2. – 1. stor. pred Kr.", "-0199/0000", "od 2. do 1. storočia pred Kr."],
+  ["1920. roky", "1920/1929", "20. roky 20. storočia"],
+  ["1920-te roky", "1920/1929", "20. roky 20. storočia"],
+  ["1920 te roky", "1920/1929", "20. roky 20. storočia"],
+  ["90. roky pred Kr.", "-0098/-0089", "90. roky 1. storočia pred Kr."],
+  ["9990. roky pred Kr.", "-9998/-9989", "90. roky 100. storočia pred Kr."],
+  ["1920. – 1930. roky", "1920/1939", "od 20. do 30. rokov 20. storočia"],
   ["OKOLO 500 PRED KR.", "-0499", "okolo roku 500 pred Kr."],
-  ["29. 8. 1526 – 1541", "1526-08-29/1541", "od 29. augusta 1526 do rok 1541"],
+  ["29. 8. 1526 – 1541", "1526-08-29/1541", "od 29. augusta 1526 do roku 1541"],
+  // Every shape in a range, in the genitive ("od … do …"), as a Slovak reader says it.
+  ["1848 – 1849", "1848/1849", "od roku 1848 do roku 1849"],
+  ["9. stor. – 1526", "0801/1526", "od 9. storočia do roku 1526"],
+  ["1840. roky – 1867", "1840/1867", "od 40. rokov 19. storočia do roku 1867"],
+  ["1840. roky", "1840/1849", "40. roky 19. storočia"],
+  ["1900. roky", "1900/1909", "nulté roky 20. storočia"],
+  ["10. roky", "0010/0019", "10. roky 1. storočia"],
+  ["1990. – 2000. roky", "1990/2009", "od 90. rokov 20. storočia do nultých rokov 21. storočia"],
+  ["90. – 80. roky pred Kr.", "-0098/-0079", "od 90. do 80. rokov 1. storočia pred Kr."],
+  ["10. roky pred Kr. – 10. roky", "-0018/0019", "od 10. rokov 1. storočia pred Kr. do 10. rokov 1. storočia po Kr."],
+  ["1. stor. pred Kr. – 1. stor.", "-0099/0100", "od 1. storočia pred Kr. do 1. storočia po Kr."],
+  ["okolo 9. stor.", "0801/0900", "okolo 9. storočia"],
+  ["okolo 1840. roky", "1840/1849", "okolo 40. rokov 19. storočia"],
+  ["okolo 29. 8. 1526", "1526-08-29", "okolo 29. augusta 1526"],
+  ["okolo 9. – 10. stor.", "0801/1000", "približne od 9. storočia do 10. storočia"],
+  ["1000 – okolo 1100", "1000/1100", "od roku 1000 približne do roku 1100"],
+  ["okolo 1000 – okolo 1100", "1000/1100", "približne od roku 1000 približne do roku 1100"],
+  ["44 pred Kr. – 14", "-0043/0014", "od roku 44 pred Kr. do roku 14 po Kr."],
+  ["15. 3. 44 pred Kr. – 14. 4. 44 pred Kr.", "-0043-03-15/-0043-04-14", "od 15. marca 44 pred Kr. do 14. apríla 44 pred Kr."],
+  ["9. stor. – 9. stor.", "0801/0900", "9. storočie"],
+  ["1526 – 29. 8. 1526", "1526/1526-08-29", "od roku 1526 do 29. augusta 1526"],
+  // An end that contains its start: the range runs to that end's end.
+  ["29. 8. 1526 – 1526", "1526-08-29/1526", "od 29. augusta 1526 do konca roka"],
+  ["29.8.1526-1526", "1526-08-29/1526", "od 29. augusta 1526 do konca roka"],
+  ["15. 3. 44 – 44 pred Kr.", "-0043-03-15/-0043", "od 15. marca 44 pred Kr. do konca roka"],
+  ["1526 – 16. stor.", "1526/1600", "od roku 1526 do konca 16. storočia"],
+  ["1526 – 1520. roky", "1526/1529", "od roku 1526 do konca 20. rokov 16. storočia"],
+  ["29. 8. 1526 – 1520. roky", "1526-08-29/1529", "od 29. augusta 1526 do konca 20. rokov 16. storočia"],
+  ["1920. roky – 20. stor.", "1920/2000", "od 20. rokov 20. storočia do konca 20. storočia"],
+  ["29. 8. 1526 – okolo 1526", "1526-08-29/1526", "od 29. augusta 1526 približne do konca roka"],
 ];
 
 /** Typed, then the message the form shows. */
@@ -92,6 +123,14 @@ const INVALID: [typed: string, message: string][] = [
   ["476 – 500 pred Kr.", PERIOD_MESSAGES.reversed],
   ["10. – 9. stor.", PERIOD_MESSAGES.reversed],
   ["14. 3. 1939 – 28. 10. 1918", PERIOD_MESSAGES.reversed],
+  // A start that reaches past its end, or an end wholly before (or only partly over) its start.
+  ["16. stor. – 1526", PERIOD_MESSAGES.reversed],
+  ["1520. roky – 1525", PERIOD_MESSAGES.reversed],
+  ["1526 – 29. 8. 1525", PERIOD_MESSAGES.reversed],
+  ["29. 8. 1526 – 1525", PERIOD_MESSAGES.reversed],
+  ["1940 – 1930. roky", PERIOD_MESSAGES.reversed],
+  ["1601 – 16. stor.", PERIOD_MESSAGES.reversed],
+  ["1900. roky – 19. stor.", PERIOD_MESSAGES.reversed],
   ["31. 4. 1526", PERIOD_MESSAGES.day(31, 4, "1526", 30)],
   ["31. 6. 2000", PERIOD_MESSAGES.day(31, 6, "2000", 30)],
   ["31. 9. 1939", PERIOD_MESSAGES.day(31, 9, "1939", 30)],
@@ -141,6 +180,15 @@ describe("reading the period an author typed", () => {
 
   it.each(INVALID)("refuses %j with a message", (typed, message) => {
     expect(parsePeriod(typed)).toEqual({ ok: false, error: message });
+  });
+
+  it("says what it understood as one sentence, and nothing for what it cannot read", () => {
+    expect(periodUnderstood("1848 – 1849")).toBe("Rozumiem: od roku 1848 do roku 1849.");
+    expect(periodUnderstood("9. stor. – 1526")).toBe("Rozumiem: od 9. storočia do roku 1526.");
+    expect(periodUnderstood("29. 8. 1526 – 1526")).toBe("Rozumiem: od 29. augusta 1526 do konca roka.");
+    expect(periodUnderstood("okolo 1000")).toBe("Rozumiem: okolo roku 1000.");
+    expect(periodUnderstood("885 – 862")).toBeNull();
+    expect(periodUnderstood("")).toBeNull();
   });
 
   it("takes an empty field as no period", () => {
