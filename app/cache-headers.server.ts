@@ -1,6 +1,6 @@
 import { pageCacheControl } from "~/lib/cache-control";
-import { retryAfter } from "~/services/concurrency.server";
-import { hasSessionCookie } from "~/services/session.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { hasSessionCookie } from "~/services/platform/session.server";
 
 /** The cache headers of every document and data answer of the app (entry.server.tsx; a search's data, search-results.server.tsx). */
 export function setCacheHeaders(request: Request, status: number, headers: Headers) {

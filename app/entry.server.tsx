@@ -5,13 +5,13 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "~/lib/nonce";
 import { setCacheHeaders } from "~/cache-headers.server";
-import { htmlStream } from "~/services/html-stream.server";
+import { htmlStream } from "~/services/platform/html-stream.server";
 
 // The HTTP server (server/) reaches the app through this one object; the
 // commands (scripts/run-in-build.js) through the three below it.
 export { appForServer } from "~/server-interface.server";
-export { runAdminCommand } from "~/services/admin.server";
-export { runBackup, runRestore } from "~/services/backup.server";
+export { runAdminCommand } from "~/services/operations/admin.server";
+export { runBackup, runRestore } from "~/services/operations/backup.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -15,7 +15,7 @@ import { useNonce } from "~/lib/nonce";
 import { SITE_NAME } from "~/lib/site";
 import type { SignedInUser } from "~/lib/types";
 import { env } from "~/config/env.server";
-import { getCurrentUser } from "~/services/session.server";
+import { getCurrentUser } from "~/services/platform/session.server";
 import stylesheet from "~/styles/app.css?url";
 
 /** The current user, read once per request and handed to the routes that need it. */

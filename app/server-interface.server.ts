@@ -3,17 +3,17 @@ import { closeWatcher, databaseVersion, pageDataStamp } from "~/db/changes.serve
 import { sqlite } from "~/db/connection.server";
 import { VARIANT_FILE } from "~/lib/images";
 import { postState } from "~/models/posts.server";
-import { healthProblems } from "~/services/health.server";
-import { etagOf } from "~/services/http-cache.server";
+import { healthProblems } from "~/services/operations/health.server";
+import { etagOf } from "~/services/platform/http-cache.server";
 import { canModify } from "~/lib/rules";
-import { keptImageAudiences } from "~/services/image-keys.server";
-import { heldImageFile, imageStore, type ImageFile } from "~/services/image-store.server";
+import { keptImageAudiences } from "~/services/images/image-keys.server";
+import { heldImageFile, imageStore, type ImageFile } from "~/services/images/image-store.server";
 import { searchData, searchResults } from "~/search-results.server";
-import { requestInfo } from "~/services/request-log.server";
-import { knownSessionUser, sessionOfCookie, type CurrentUser } from "~/services/session.server";
-import { robotsTxt } from "~/services/sitemap.server";
-import { startup } from "~/services/startup.server";
-import { answerStorageFaults, storageFault } from "~/services/storage-fault.server";
+import { requestInfo } from "~/services/platform/request-log.server";
+import { knownSessionUser, sessionOfCookie, type CurrentUser } from "~/services/platform/session.server";
+import { robotsTxt } from "~/services/articles/sitemap.server";
+import { startup } from "~/services/operations/startup.server";
+import { answerStorageFaults, storageFault } from "~/services/platform/storage-fault.server";
 
 const audienceOf = keptImageAudiences(databaseVersion);
 

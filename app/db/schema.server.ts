@@ -51,7 +51,7 @@ export const posts = sqliteTable(
     /** Milliseconds since the epoch; the list's ordering key. */
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
-    /** Set while moderators hide the article: only its author and admins see it (hidden-posts in ~/services/moderation-decisions.server). */
+    /** Set while moderators hide the article: only its author and admins see it (hidden-posts in ~/services/moderation/moderation-decisions.server). */
     hiddenAt: integer("hidden_at"),
     /** The period the article treats, as the author typed it (tidied, ~/lib/periods); empty when none. */
     period: text("period").notNull().default(""),
@@ -121,7 +121,7 @@ export const revisions = sqliteTable(
     size: integer("size").notNull(),
     /** The article's period as it was (~/lib/periods); empty when none. */
     period: text("period").notNull().default(""),
-    /** Set while moderation hides the revision's title, text, sources and period from everyone but admins (~/services/revision-deletion.server). */
+    /** Set while moderation hides the revision's title, text, sources and period from everyone but admins (~/services/moderation/revision-deletion.server). */
     textHiddenAt: integer("text_hidden_at"),
     /** Set while moderation hides its "Čo ste zmenili?". */
     summaryHiddenAt: integer("summary_hidden_at"),
@@ -480,7 +480,7 @@ export const mailOutbox = sqliteTable(
 );
 
 /**
- * "Aktuálne konflikty" (/conflicts): entries admins keep (~/services/conflicts.server),
+ * "Aktuálne konflikty" (/conflicts): entries admins keep (~/services/articles/conflicts.server),
  * each leading to its historical background — the readable articles with one
  * of its tags, or whose period starts within its period, or both, in
  * historical order. Triggers of migration 0019 give the page cache its new

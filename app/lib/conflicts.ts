@@ -4,7 +4,7 @@ import { isTag } from "./tags";
 
 /**
  * "Aktuálne konflikty": what an entry is and the rules of its form, read by
- * the server (~/services/conflicts.server) and shown by the admins' form.
+ * the server (~/services/articles/conflicts.server) and shown by the admins' form.
  */
 
 export const CONFLICT_NAME_MAX_LENGTH = 80;

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { db } from "~/db/connection.server";
 import { emailConfirmationTokens } from "~/db/schema.server";
 
-/** Links that confirm an account's e-mail address (app/services/email-confirmation.server.ts): only their hashes, as reset links. */
+/** Links that confirm an account's e-mail address (app/services/accounts/email-confirmation.server.ts): only their hashes, as reset links. */
 
 export function insertConfirmationToken(token: typeof emailConfirmationTokens.$inferInsert): void {
   db.insert(emailConfirmationTokens).values(token).run();

@@ -1,7 +1,7 @@
 import type { Conflict, ConflictInput } from "~/lib/conflicts";
 import { sqlite } from "~/db/connection.server";
 
-/** The conflicts table's SQL (~/services/conflicts.server has the rules). */
+/** The conflicts table's SQL (~/services/articles/conflicts.server has the rules). */
 export const conflictQueries = {
   all: "SELECT id, name, summary, tags, period, period_first AS periodFirst, period_last AS periodLast, position FROM conflicts ORDER BY position, id",
   // An entry's background: readable articles in its period (one range of posts_period_idx), with one of its tags when it names any.

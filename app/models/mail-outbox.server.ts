@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, or, sql } from "d
 import { db } from "~/db/connection.server";
 import { mailOutbox } from "~/db/schema.server";
 
-/** The mails the site has to send, kept until delivered (app/services/mail-outbox.server.ts says when and how). */
+/** The mails the site has to send, kept until delivered (app/services/platform/mail-outbox.server.ts says when and how). */
 
 export type OutboxMail = typeof mailOutbox.$inferSelect;
 

@@ -1,7 +1,7 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { pageTitle, SITE_DESCRIPTION, TAGLINE } from "~/lib/site";
-import { onThisDay } from "~/services/timeline.server";
+import { onThisDay } from "~/services/articles/timeline.server";
 
 /** "Na dnešný deň": articles whose precise date falls on today (Europe/Bratislava); the page cache keys this page by the day. */
 export async function loader() {

@@ -13,13 +13,13 @@ import { describeUserAgent } from "~/lib/user-agent";
 import { listDraftsOf } from "~/models/drafts.server";
 import { countStatementsOf } from "~/models/decisions.server";
 import { countPostsOf, listPostsOf } from "~/models/posts.server";
-import { changePassword, renameAccount, type AccountResult } from "~/services/account.server";
-import { retryAfter } from "~/services/concurrency.server";
-import { resendConfirmationLink } from "~/services/email-confirmation.server";
-import { readForm } from "~/services/forms.server";
-import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
-import { endSession, endSessionOf, requireSession, sessionsOf } from "~/services/session.server";
-import { requesterFor } from "~/services/trusted-devices.server";
+import { changePassword, renameAccount, type AccountResult } from "~/services/accounts/account.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { resendConfirmationLink } from "~/services/accounts/email-confirmation.server";
+import { readForm } from "~/services/platform/forms.server";
+import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
+import { endSession, endSessionOf, requireSession, sessionsOf } from "~/services/platform/session.server";
+import { requesterFor } from "~/services/accounts/trusted-devices.server";
 
 const ARTICLES_PER_PAGE = 20;
 

@@ -6,12 +6,12 @@ import { FormError, Notice } from "~/components/Messages";
 import { Statement } from "~/components/Statement";
 import { MODERATION_MESSAGES } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
-import { fileAppeal } from "~/services/appeals.server";
-import { retryAfter } from "~/services/concurrency.server";
-import { readForm } from "~/services/forms.server";
-import { requireUser } from "~/services/session.server";
-import { statementsOf } from "~/services/statements.server";
-import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
+import { fileAppeal } from "~/services/moderation/appeals.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { readForm } from "~/services/platform/forms.server";
+import { requireUser } from "~/services/platform/session.server";
+import { statementsOf } from "~/services/moderation/statements.server";
+import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
 
 /** "Rozhodnutia o mojom obsahu": the author's statements of reasons, and the appeal of each while it may be filed. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -7,12 +7,12 @@ import { useFocusFirstError } from "~/components/useFocusFirstError";
 import { articleCount } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
 import { countPostsOf } from "~/models/posts.server";
-import { deleteAccount } from "~/services/account.server";
-import { retryAfter } from "~/services/concurrency.server";
-import { readForm } from "~/services/forms.server";
-import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
-import { endSession, requireUser } from "~/services/session.server";
-import { requesterFor } from "~/services/trusted-devices.server";
+import { deleteAccount } from "~/services/accounts/account.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { readForm } from "~/services/platform/forms.server";
+import { asRefusal, ifStorageFails } from "~/services/platform/storage-fault.server";
+import { endSession, requireUser } from "~/services/platform/session.server";
+import { requesterFor } from "~/services/accounts/trusted-devices.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

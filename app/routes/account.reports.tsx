@@ -6,8 +6,8 @@ import { formatDateTime, isoTime } from "~/lib/dates";
 import { decisionLabel, pageWindow, parsePage, reasonLabel, REPORT_STATES, type ReportState } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
 import { countReportsBy } from "~/models/reports.server";
-import { requireUser } from "~/services/session.server";
-import { reportsOf } from "~/services/statements.server";
+import { requireUser } from "~/services/platform/session.server";
+import { reportsOf } from "~/services/moderation/statements.server";
 
 const REPORTS_PER_PAGE = 20;
 

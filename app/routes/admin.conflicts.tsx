@@ -5,11 +5,11 @@ import { AdminNav } from "~/components/Admin";
 import { ConflictsEditor } from "~/components/ConflictsEditor";
 import { conflictValues } from "~/lib/conflicts";
 import { pageTitle } from "~/lib/site";
-import { retryAfter } from "~/services/concurrency.server";
-import { conflictsForAdmin, removeConflict, saveConflict, type ConflictResult } from "~/services/conflicts.server";
-import { readForm } from "~/services/forms.server";
-import { requireAdmin } from "~/services/session.server";
-import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { conflictsForAdmin, removeConflict, saveConflict, type ConflictResult } from "~/services/articles/conflicts.server";
+import { readForm } from "~/services/platform/forms.server";
+import { requireAdmin } from "~/services/platform/session.server";
+import { asRefusal, ifStorageFails } from "~/services/platform/storage-fault.server";
 
 /** The admins' forms of "Aktuálne konflikty" post here; /admin shows the same forms. A refused form is shown again here, as typed. */
 export async function loader({ request }: LoaderFunctionArgs) {

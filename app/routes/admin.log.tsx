@@ -6,7 +6,7 @@ import { formatDateTime, isoTime } from "~/lib/dates";
 import { LOG_ACTIONS, pageWindow, parsePage, type LogAction } from "~/lib/moderation";
 import { pageTitle } from "~/lib/site";
 import { countLogEntries, listLogEntries } from "~/models/moderation-log.server";
-import { requireAdmin } from "~/services/session.server";
+import { requireAdmin } from "~/services/platform/session.server";
 
 const ENTRIES_PER_PAGE = 50;
 

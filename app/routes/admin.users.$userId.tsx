@@ -11,11 +11,11 @@ import { pageTitle } from "~/lib/site";
 import { listPostsOf } from "~/models/posts.server";
 import { countAbusiveReportsBy, countReportsBy } from "~/models/reports.server";
 import { getAccount } from "~/models/users.server";
-import { retryAfter } from "~/services/concurrency.server";
-import { readForm } from "~/services/forms.server";
-import { asRefusal, ifStorageFails } from "~/services/storage-fault.server";
-import { moderateAccount } from "~/services/moderation.server";
-import { requireAdmin } from "~/services/session.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { readForm } from "~/services/platform/forms.server";
+import { asRefusal, ifStorageFails } from "~/services/platform/storage-fault.server";
+import { moderateAccount } from "~/services/moderation/moderation.server";
+import { requireAdmin } from "~/services/platform/session.server";
 
 const ARTICLES_SHOWN = 10;
 

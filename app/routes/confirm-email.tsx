@@ -4,10 +4,10 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormError } from "~/components/Messages";
 import { ACCOUNT_MESSAGES } from "~/lib/rules";
 import { tokenPageMeta } from "~/lib/site";
-import { formText } from "~/services/auth.server";
-import { confirmEmail, isConfirmationTokenUsable } from "~/services/email-confirmation.server";
-import { readForm } from "~/services/forms.server";
-import { ifStorageFails } from "~/services/storage-fault.server";
+import { formText } from "~/services/accounts/auth.server";
+import { confirmEmail, isConfirmationTokenUsable } from "~/services/accounts/email-confirmation.server";
+import { readForm } from "~/services/platform/forms.server";
+import { ifStorageFails } from "~/services/platform/storage-fault.server";
 
 /**
  * The link mailed to confirm an address opens this page; its button (a

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { pageTitle } from "~/lib/site";
-import { conflictsPage } from "~/services/conflicts.server";
+import { conflictsPage } from "~/services/articles/conflicts.server";
 
 export async function loader() {
   return { conflicts: conflictsPage() };

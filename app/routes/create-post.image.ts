@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { MESSAGES } from "~/lib/rules";
-import { retryAfter } from "~/services/concurrency.server";
-import { withUploadedForm } from "~/services/post-upload.server";
-import { acceptImage, keepPending } from "~/services/posts.server";
-import { getCurrentUser } from "~/services/session.server";
-import { ifStorageFails } from "~/services/storage-fault.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { withUploadedForm } from "~/services/articles/post-upload.server";
+import { acceptImage, keepPending } from "~/services/articles/posts.server";
+import { getCurrentUser } from "~/services/platform/session.server";
+import { ifStorageFails } from "~/services/platform/storage-fault.server";
 
 /**
  * With JavaScript, the create form sends its image here as soon as it is

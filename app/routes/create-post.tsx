@@ -4,10 +4,10 @@ import { useActionData } from "@remix-run/react";
 import { ArticleForm } from "~/components/ArticleForm";
 import { ArticlePreview } from "~/components/ArticlePreview";
 import { pageTitle } from "~/lib/site";
-import { retryAfter } from "~/services/concurrency.server";
-import { answerArticleForm } from "~/services/drafts.server";
-import { withUploadedForm } from "~/services/post-upload.server";
-import { getCurrentUser, requireUser } from "~/services/session.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { answerArticleForm } from "~/services/articles/drafts.server";
+import { withUploadedForm } from "~/services/articles/post-upload.server";
+import { getCurrentUser, requireUser } from "~/services/platform/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);

@@ -11,11 +11,11 @@ import { DRAFT_DONE, DRAFT_ID, DRAFT_MESSAGES, draftKind } from "~/lib/drafts";
 import type { EditConflict as Conflict } from "~/lib/revisions";
 import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
-import { retryAfter } from "~/services/concurrency.server";
-import { answerArticleForm, answerEditDraftForm, isOrphanedEdit, mayOpenDraft, removeDraft, type FormAnswer } from "~/services/drafts.server";
-import { readForm } from "~/services/forms.server";
-import { isMultipartUpload, withUploadedForm } from "~/services/post-upload.server";
-import { getCurrentUser } from "~/services/session.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { answerArticleForm, answerEditDraftForm, isOrphanedEdit, mayOpenDraft, removeDraft, type FormAnswer } from "~/services/articles/drafts.server";
+import { readForm } from "~/services/platform/forms.server";
+import { isMultipartUpload, withUploadedForm } from "~/services/articles/post-upload.server";
+import { getCurrentUser } from "~/services/platform/session.server";
 
 /** A draft: its author's and admins' only. Anyone else, signed in or not, gets the same 404 as an id that does not exist. */
 async function openDraft(request: Request, id: string | undefined) {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isTag } from "~/lib/tags";
-import { atomFeed, atomResponse } from "~/services/feed.server";
+import { atomFeed, atomResponse } from "~/services/articles/feed.server";
 
 /** The Atom feed of the newest articles, or of one tag's (?tag=…); 304 when the reader has it. */
 export async function loader({ request }: LoaderFunctionArgs) {

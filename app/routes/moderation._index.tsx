@@ -17,7 +17,7 @@ import {
   type PublicDecision,
 } from "~/lib/public-log";
 import { pageTitle, SITE_NAME } from "~/lib/site";
-import { publicLogPage, publicLogWindow } from "~/services/public-log.server";
+import { publicLogPage, publicLogWindow } from "~/services/moderation/public-log.server";
 
 /**
  * The public moderation log: the same for everyone, kept by the page cache

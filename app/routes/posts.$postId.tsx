@@ -44,16 +44,16 @@ import { countRevisions } from "~/models/revisions.server";
 import { errorSummary } from "~/lib/errors";
 import type { loader as rootLoader } from "~/root";
 import { env } from "~/config/env.server";
-import { retryAfter } from "~/services/concurrency.server";
-import { answerEditForm, answerEditFormOfGoneArticle } from "~/services/drafts.server";
-import { readForm } from "~/services/forms.server";
-import { changeVisibility, HIDDEN_PAGE_HEADERS, isVisibilityIntent } from "~/services/hidden-articles.server";
-import { deletePostAsModerator } from "~/services/moderation-decisions.server";
-import { passageFlagsFor } from "~/services/reports.server";
-import { articleNeighbours } from "~/services/timeline.server";
-import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/posts.server";
-import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
-import { type CurrentUser, getCurrentUser } from "~/services/session.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { answerEditForm, answerEditFormOfGoneArticle } from "~/services/articles/drafts.server";
+import { readForm } from "~/services/platform/forms.server";
+import { changeVisibility, HIDDEN_PAGE_HEADERS, isVisibilityIntent } from "~/services/moderation/hidden-articles.server";
+import { deletePostAsModerator } from "~/services/moderation/moderation-decisions.server";
+import { passageFlagsFor } from "~/services/moderation/reports.server";
+import { articleNeighbours } from "~/services/articles/timeline.server";
+import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/articles/posts.server";
+import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
+import { type CurrentUser, getCurrentUser } from "~/services/platform/session.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);

@@ -13,7 +13,7 @@ import { pageTitle, SITE_DESCRIPTION, SITE_NAME } from "~/lib/site";
 import type { PostCard as PostCardData } from "~/lib/types";
 import { listPosts } from "~/models/posts.server";
 import { searchPosts } from "~/models/search.server";
-import { centuriesWithArticles, listPeriod } from "~/services/timeline.server";
+import { centuriesWithArticles, listPeriod } from "~/services/articles/timeline.server";
 
 /** The query parameters of the filter by time. */
 const PERIOD_PARAMS = ["century", "from", "to"];

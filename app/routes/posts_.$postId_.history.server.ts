@@ -3,13 +3,13 @@ import { canModify } from "~/lib/rules";
 import { REVISION_PARTS, withoutHiddenParts, type RevisionPart } from "~/lib/revisions";
 import { countRevisions, listRevisions } from "~/models/revisions.server";
 import { historyPage, REVISIONS_PER_PAGE } from "~/lib/revisions";
-import { addressKey } from "~/services/client-address.server";
-import { BusyError, retryAfter } from "~/services/concurrency.server";
-import { readReason } from "~/services/moderation-decisions.server";
-import type { readablePost } from "~/services/posts.server";
-import { decideOnRevisions, type RevisionDecision } from "~/services/revision-deletion.server";
-import { compareRevisions, revisionFor } from "~/services/revisions.server";
-import type { CurrentUser } from "~/services/session.server";
+import { addressKey } from "~/services/platform/client-address.server";
+import { BusyError, retryAfter } from "~/services/platform/concurrency.server";
+import { readReason } from "~/services/moderation/moderation-decisions.server";
+import type { readablePost } from "~/services/articles/posts.server";
+import { decideOnRevisions, type RevisionDecision } from "~/services/moderation/revision-deletion.server";
+import { compareRevisions, revisionFor } from "~/services/articles/revisions.server";
+import type { CurrentUser } from "~/services/platform/session.server";
 
 /** The history page's server side: what the address asks for, as this reader may see it, and the admins' decisions on revisions. */
 

@@ -9,13 +9,13 @@ import { HiddenNote, REVISION_MODERATION_FORM, RevisionModeration, type EraseToC
 import { formatDateTime, isoTime } from "~/lib/dates";
 import { editCount, HIDDEN_PART_WORDS, sizeChange } from "~/lib/revisions";
 import { pageTitle } from "~/lib/site";
-import { retryAfter } from "~/services/concurrency.server";
-import { readForm } from "~/services/forms.server";
-import { HIDDEN_PAGE_HEADERS } from "~/services/hidden-articles.server";
-import { mayChangePost, readablePost } from "~/services/posts.server";
-import { findRevision, restoreRevision } from "~/services/revisions.server";
-import { getCurrentUser } from "~/services/session.server";
-import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { readForm } from "~/services/platform/forms.server";
+import { HIDDEN_PAGE_HEADERS } from "~/services/moderation/hidden-articles.server";
+import { mayChangePost, readablePost } from "~/services/articles/posts.server";
+import { findRevision, restoreRevision } from "~/services/articles/revisions.server";
+import { getCurrentUser } from "~/services/platform/session.server";
+import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
 import { decideFromForm, historyOf, isRevisionDecision, notFound, typedModeration } from "./posts_.$postId_.history.server";
 
 /**

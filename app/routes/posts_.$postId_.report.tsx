@@ -7,11 +7,11 @@ import { MODERATION_MESSAGES, PASSAGE_REASONS, REPORT_NOTE_MAX_LENGTH, REPORT_RE
 import { passageAnchor, quotedPassage } from "~/lib/passages";
 import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
-import { retryAfter } from "~/services/concurrency.server";
-import { readForm } from "~/services/forms.server";
-import { asRefusal, ifStorageFails, onForm } from "~/services/storage-fault.server";
-import { reportPassage, reportPost } from "~/services/reports.server";
-import { requireUser } from "~/services/session.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { readForm } from "~/services/platform/forms.server";
+import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
+import { reportPassage, reportPost } from "~/services/moderation/reports.server";
+import { requireUser } from "~/services/platform/session.server";
 
 /**
  * "Nahlásiť": a signed-in reader tells the admins what is wrong with an

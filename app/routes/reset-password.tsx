@@ -6,12 +6,12 @@ import { useFormCheck } from "~/components/useFormCheck";
 import { checkForm, formProblem, NEW_PASSWORD_FIELDS, resetPasswordSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE } from "~/lib/rules";
 import { tokenPageMeta } from "~/lib/site";
-import { formText } from "~/services/auth.server";
-import { BusyError, retryAfter } from "~/services/concurrency.server";
-import { readForm } from "~/services/forms.server";
-import { ifStorageFails } from "~/services/storage-fault.server";
-import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
-import { trustDevice } from "~/services/trusted-devices.server";
+import { formText } from "~/services/accounts/auth.server";
+import { BusyError, retryAfter } from "~/services/platform/concurrency.server";
+import { readForm } from "~/services/platform/forms.server";
+import { ifStorageFails } from "~/services/platform/storage-fault.server";
+import { isResetTokenUsable, resetPassword } from "~/services/accounts/password-reset.server";
+import { trustDevice } from "~/services/accounts/trusted-devices.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

@@ -4,16 +4,16 @@ import { checkForm, forgotPasswordSchema, formProblem, REGISTER_FIELDS, register
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, MESSAGES } from "~/lib/rules";
 import type { StatementOfReasons } from "~/lib/moderation";
 import { isNameTaken } from "~/models/users.server";
-import { createAccount } from "~/services/account.server";
-import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailure } from "~/services/auth.server";
-import { BusyError } from "~/services/concurrency.server";
-import type { StorageFault } from "~/services/storage-fault.server";
-import { queuePasswordReset } from "~/services/password-reset.server";
-import { startSession } from "~/services/session.server";
-import { appealToken, disablingStatementOf, readAppealToken } from "~/services/statements.server";
-import { fileAppeal } from "~/services/appeals.server";
-import { registerAttempts, release, reserve, resetMailAttempts, resetRequestAttempts, signInAttempts } from "~/services/throttle.server";
-import { requesterFor, trustDevice } from "~/services/trusted-devices.server";
+import { createAccount } from "~/services/accounts/account.server";
+import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailure } from "~/services/accounts/auth.server";
+import { BusyError } from "~/services/platform/concurrency.server";
+import type { StorageFault } from "~/services/platform/storage-fault.server";
+import { queuePasswordReset } from "~/services/accounts/password-reset.server";
+import { startSession } from "~/services/platform/session.server";
+import { appealToken, disablingStatementOf, readAppealToken } from "~/services/moderation/statements.server";
+import { fileAppeal } from "~/services/moderation/appeals.server";
+import { registerAttempts, release, reserve, resetMailAttempts, resetRequestAttempts, signInAttempts } from "~/services/platform/throttle.server";
+import { requesterFor, trustDevice } from "~/services/accounts/trusted-devices.server";
 
 type Intent = "signin" | "register" | "forgot";
 type FieldName = "displayName" | "email" | "password" | "confirmPassword";

@@ -12,10 +12,10 @@ import { safeRedirect } from "~/lib/links";
 import { MODERATION_MESSAGES } from "~/lib/moderation";
 import { ACCOUNT_MESSAGES, MESSAGES } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
-import { retryAfter } from "~/services/concurrency.server";
-import { readForm } from "~/services/forms.server";
-import { getCurrentUser } from "~/services/session.server";
-import { ifStorageFails, onForm } from "~/services/storage-fault.server";
+import { retryAfter } from "~/services/platform/concurrency.server";
+import { readForm } from "~/services/platform/forms.server";
+import { getCurrentUser } from "~/services/platform/session.server";
+import { ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
 import { appealFromSignIn, forgotPassword, register, signIn, storageRefusal, type AccountFormResult } from "./signinsignup.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { endSession } from "~/services/session.server";
+import { endSession } from "~/services/platform/session.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   return endSession(request, "/");

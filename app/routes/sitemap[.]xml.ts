@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { conditionalResponse } from "~/services/http-cache.server";
-import { sitemap } from "~/services/sitemap.server";
+import { conditionalResponse } from "~/services/platform/http-cache.server";
+import { sitemap } from "~/services/articles/sitemap.server";
 
 /** The sitemap (or, for a large site, its index and numbered files); 304 when the crawler has it. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { centuryLabel, decadeLabel, readCentury } from "~/lib/periods";
 import { pageTitle } from "~/lib/site";
 import { readTimelineAfter } from "~/lib/timeline-after";
-import { timelinePage, type TimelineGroup, type TimelineStart } from "~/services/timeline.server";
+import { timelinePage, type TimelineGroup, type TimelineStart } from "~/services/articles/timeline.server";
 
 /** `/timeline`: every dated article in historical order, from the start, from a century (`?century=9`) or after an article (`?after=…`). */
 export async function loader({ request }: LoaderFunctionArgs) {

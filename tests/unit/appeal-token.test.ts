@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appealToken, readAppealToken } from "~/services/statements.server";
+import { appealToken, readAppealToken } from "~/services/moderation/statements.server";
 
 // The sign-in page's appeal form of a disabled account carries this token instead of a session.
 describe("the appeal token", () => {

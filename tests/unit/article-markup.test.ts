@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { storedToEditable, withoutBreaksBesideBlocks } from "~/lib/article-markup";
 import { contentToLines, contentToText, excerptOf } from "~/lib/content-text";
 import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, contentMarkupProblem } from "~/lib/rules";
-import { sanitizeContent, toStoredContent } from "~/services/content.server";
+import { sanitizeContent, toStoredContent } from "~/services/articles/content.server";
 
 describe("the structure of a long article", () => {
   it("keeps h2, h3, lists, list items, a blockquote and its cite line", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressKey } from "~/services/client-address.server";
+import { addressKey } from "~/services/platform/client-address.server";
 
 describe("addressKey: what per-address limits count a client by", () => {
   it("keeps an IPv4 address as it is", () => {

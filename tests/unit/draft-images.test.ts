@@ -3,8 +3,8 @@ import { getDraft } from "~/models/drafts.server";
 import { getPendingImage, insertPendingImage } from "~/models/pending-images.server";
 import { imageKeyInUse, referencedImageKeys } from "~/models/posts.server";
 import { createUser } from "~/models/users.server";
-import { saveDraft } from "~/services/drafts.server";
-import { removeStalePendingImages } from "~/services/posts.server";
+import { saveDraft } from "~/services/articles/drafts.server";
+import { removeStalePendingImages } from "~/services/articles/posts.server";
 
 const DAY = 24 * 60 * 60 * 1000;
 

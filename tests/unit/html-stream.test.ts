@@ -3,7 +3,7 @@ import { text } from "node:stream/consumers";
 import { createElement } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { htmlStream } from "~/services/html-stream.server";
+import { htmlStream } from "~/services/platform/html-stream.server";
 
 // Many short texts with two-byte letters: some chunk of React's 2 kB buffer ends where one does not fit.
 const page = createElement(

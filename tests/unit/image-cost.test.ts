@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POST_MESSAGES } from "~/lib/rules";
-import { decodePlan, IMAGE_DECODE_BUDGET_BYTES, imageCostProblem, predictedPeakBytes } from "~/services/image-cost.server";
-import { readImageHeader, type ImageHeader } from "~/services/image-header.server";
+import { decodePlan, IMAGE_DECODE_BUDGET_BYTES, imageCostProblem, predictedPeakBytes } from "~/services/images/image-cost.server";
+import { readImageHeader, type ImageHeader } from "~/services/images/image-header.server";
 import { jpegHeader, pngHeader } from "../support/image-bytes";
 
 const png = (width: number, height: number, more: Partial<ImageHeader> = {}): ImageHeader => ({

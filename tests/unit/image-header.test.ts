@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, imageSizeProblem, POST_MESSAGES } from "~/lib/rules";
-import { readImageHeader } from "~/services/image-header.server";
+import { readImageHeader } from "~/services/images/image-header.server";
 import { makePng } from "../../scripts/lib/images";
 import { jpegHeader, jpegSegment, pngHeader } from "../support/image-bytes";
 

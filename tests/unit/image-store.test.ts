@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { bucketStore } from "~/services/image-bucket.server";
-import { checkingNames, folderStore, ForeignImageNameError, type ImageStore } from "~/services/image-store.server";
+import { bucketStore } from "~/services/images/image-bucket.server";
+import { checkingNames, folderStore, ForeignImageNameError, type ImageStore } from "~/services/images/image-store.server";
 
 // The image stores' own guard, whatever their callers checked: only the
 // site's file names, inside the folder (or under the bucket's prefix), and

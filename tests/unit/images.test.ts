@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { BUSY_MESSAGE, MESSAGES, POST_MESSAGES, QUOTAS } from "~/lib/rules";
 import { THUMBNAIL_SIZE } from "~/lib/images";
 import { env } from "~/config/env.server";
-import { addMissingThumbnails } from "~/services/images.server";
-import { acceptImage } from "~/services/posts.server";
+import { addMissingThumbnails } from "~/services/images/images.server";
+import { acceptImage } from "~/services/articles/posts.server";
 import { makeImage, makePngBomb } from "../../scripts/lib/images";
 import { jpegHeader, pngHeader } from "../support/image-bytes";
 

@@ -13,7 +13,7 @@ async function refused(filePath: string, code: string): Promise<boolean> {
 
 describe("the layers import only downwards", () => {
   it.each([
-    ["app/models/example.server.ts", 'import { getCurrentUser } from "~/services/session.server";'],
+    ["app/models/example.server.ts", 'import { getCurrentUser } from "~/services/platform/session.server";'],
     ["app/models/example.server.ts", 'import { changePost } from "../routes/posts.$postId";'],
     ["app/db/example.server.ts", 'import { getPost } from "~/models/posts.server";'],
     ["app/config/example.server.ts", 'import { db } from "~/db/connection.server";'],
@@ -21,8 +21,8 @@ describe("the layers import only downwards", () => {
     ["app/lib/example.ts", 'import { env } from "~/config/env.server";'],
     ["app/components/Example.tsx", 'import type { PostCard } from "~/models/posts.server";'],
     ["app/components/Example.tsx", 'import type { loader } from "~/root";'],
-    ["server/example.ts", 'import { getCurrentUser } from "~/services/session.server";'],
-    ["server/example.ts", 'import { getCurrentUser } from "../app/services/session.server";'],
+    ["server/example.ts", 'import { getCurrentUser } from "~/services/platform/session.server";'],
+    ["server/example.ts", 'import { getCurrentUser } from "../app/services/platform/session.server";'],
     ["app/models/example.server.ts", 'import { pageDataStamp } from "~/db/changes.server";'],
     ["app/services/example.server.ts", 'import { db } from "./../db/connection.server";'],
     ["scripts/example.ts", 'import { getPage } from "../tests/support/http";'],
@@ -33,7 +33,7 @@ describe("the layers import only downwards", () => {
   it.each([
     ["app/models/example.server.ts", 'import { db } from "~/db/connection.server";'],
     ["app/services/example.server.ts", 'import { getPost } from "~/models/posts.server";'],
-    ["app/routes/example.tsx", 'import { publishPost } from "~/services/posts.server";'],
+    ["app/routes/example.tsx", 'import { publishPost } from "~/services/articles/posts.server";'],
     ["app/components/Example.tsx", 'import type { PostCard } from "~/lib/types";'],
     ["server/example.ts", 'import type { AppForServer } from "~/server-interface.server";'],
     ["server/example.ts", 'import { listHref } from "~/lib/links";'],

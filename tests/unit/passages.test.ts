@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contentToText } from "~/lib/content-text";
 import { parsePassageNumber, passageAt, passagesHtml, quotedPassage, splitPassages } from "~/lib/passages";
-import { toStoredContent } from "~/services/content.server";
+import { toStoredContent } from "~/services/articles/content.server";
 
 /** Each passage as [its number (null: a heading), its HTML]. */
 const split = (html: string) => splitPassages(html).map((p) => [p.n, p.html]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { POST_MESSAGES } from "~/lib/rules";
 import { getPendingImage, insertPendingImage } from "~/models/pending-images.server";
 import { createUser } from "~/models/users.server";
-import { publishPost, removeStalePendingImages } from "~/services/posts.server";
+import { publishPost, removeStalePendingImages } from "~/services/articles/posts.server";
 
 describe("a publish that races the clean-up of pending images", () => {
   it("answers the form again with its text and tags, asking for the image again, never 500", async () => {

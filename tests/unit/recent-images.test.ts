@@ -4,8 +4,8 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { folderStore, type ImageStore } from "~/services/image-store.server";
-import { holdingRecentFiles, RECENT_IMAGE_LIMITS } from "~/services/recent-images.server";
+import { folderStore, type ImageStore } from "~/services/images/image-store.server";
+import { holdingRecentFiles, RECENT_IMAGE_LIMITS } from "~/services/images/recent-images.server";
 
 // The folder's recently sent files, held in memory: bounded, short-lived, dropped when the site removes them.
 const root = mkdtempSync(path.join(tmpdir(), "dejiny-recent-"));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { contentToLines } from "~/lib/content-text";
-import { BusyError } from "~/services/concurrency.server";
+import { BusyError } from "~/services/platform/concurrency.server";
 import type { FieldDiff } from "~/lib/revisions";
-import { DIFF_BUDGET_MS, diffVersions, type VersionTexts } from "~/services/revision-diff.server";
+import { DIFF_BUDGET_MS, diffVersions, type VersionTexts } from "~/services/articles/revision-diff.server";
 import { unrelatedText } from "../support/unrelated-text";
 
 /** One text compared (as an article's body, beside an unchanged title and sources). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countPosts, insertPost } from "~/models/posts.server";
 import { createUser } from "~/models/users.server";
-import { sitemap } from "~/services/sitemap.server";
+import { sitemap } from "~/services/articles/sitemap.server";
 
 const locs = (body: string) => [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
 

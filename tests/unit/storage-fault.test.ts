@@ -4,7 +4,7 @@ import {
   ifStorageFails,
   storageFault,
   unlessStorageFails,
-} from "~/services/storage-fault.server";
+} from "~/services/platform/storage-fault.server";
 
 const error = (fields: Record<string, unknown>) =>
   Object.assign(new Error("failed"), fields);

@@ -13,7 +13,7 @@ import {
   WorkerCrashError,
   type WorkerPool,
   type WorkerPoolOptions,
-} from "~/services/worker-pool.server";
+} from "~/services/platform/worker-pool.server";
 
 type TestJob = { value?: string; sleep?: number; loop?: boolean; exit?: boolean; fillHeap?: boolean; fail?: string };
 type TestResult = { value?: string; threadId: number };
@@ -134,7 +134,7 @@ describe("worker pool", () => {
     // The pool module, built, in a process of its own that does nothing else.
     const dir = mkdtempSync(path.join(tmpdir(), "worker-pool-"));
     try {
-      const file = fileURLToPath(new URL("../../app/services/worker-pool.server.ts", import.meta.url));
+      const file = fileURLToPath(new URL("../../app/services/platform/worker-pool.server.ts", import.meta.url));
       const built = await transformWithEsbuild(readFileSync(file, "utf8"), file, { format: "esm" });
       writeFileSync(path.join(dir, "pool.mjs"), built.code);
       writeFileSync(

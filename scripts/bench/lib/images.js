@@ -1,5 +1,5 @@
 // A pool of generated photo-like images, stored the way the app stores an
-// upload (app/services/images.server.ts): decoded, at most 1200 px wide, and
+// upload (app/services/images/images.server.ts): decoded, at most 1200 px wide, and
 // written as `${key}-${variant}.${format}` for every width, the thumbnail and every format.
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";

@@ -3,9 +3,9 @@ import { countPosts, referencedImageKeys } from "~/models/posts.server";
 import { indexMissingPosts } from "~/models/search.server";
 import { seedDemoContent } from "./demo.server";
 import { env } from "~/config/env.server";
-import { addMissingThumbnails, removeLooseImages } from "./images.server";
-import { startMailSender } from "./mail-outbox.server";
-import { removeStalePendingImages } from "./posts.server";
+import { addMissingThumbnails, removeLooseImages } from "~/services/images/images.server";
+import { startMailSender } from "~/services/platform/mail-outbox.server";
+import { removeStalePendingImages } from "~/services/articles/posts.server";
 
 const HOUR = 60 * 60 * 1000;
 

@@ -7,12 +7,12 @@ import { takePendingImagesOf } from "~/models/pending-images.server";
 import { deleteResetTokensOf } from "~/models/reset-tokens.server";
 import { countActiveAdmins, createUser, deleteUser, isNameTaken, setDisplayName, setPasswordHash, type User } from "~/models/users.server";
 import { hashPassword, isPasswordOf, passwordWorkIsFull } from "./auth.server";
-import { BusyError } from "./concurrency.server";
+import { BusyError } from "~/services/platform/concurrency.server";
 import { queueConfirmationLink } from "./email-confirmation.server";
-import { logModeration } from "./moderation-log.server";
-import { removePostsOf } from "./posts.server";
-import { endAllSessionsOf, type CurrentUser } from "./session.server";
-import { release, renameAttempts, reserve, signInAttempts, type Requester } from "./throttle.server";
+import { logModeration } from "~/services/platform/moderation-log.server";
+import { removePostsOf } from "~/services/articles/posts.server";
+import { endAllSessionsOf, type CurrentUser } from "~/services/platform/session.server";
+import { release, renameAttempts, reserve, signInAttempts, type Requester } from "~/services/platform/throttle.server";
 import { forgetDevicesOf } from "./trusted-devices.server";
 
 /**

@@ -18,7 +18,7 @@ import { countRevisions, getRevision, listRevisions, type StoredRevision } from 
 import { readBaseRevision } from "./edit-conflict.server";
 import { diffVersions } from "./revision-diff.server";
 import { refusal, writeRevision, type ChangePermission, type PostResult } from "./posts.server";
-import { editAttempts, reserve } from "./throttle.server";
+import { editAttempts, reserve } from "~/services/platform/throttle.server";
 
 /**
  * An article's old revisions: comparing two, and restoring one (as a new

@@ -2,7 +2,7 @@ import { CONFLICT_ARTICLES, CONFLICT_MESSAGES, CONFLICTS_MAX, checkConflict, con
 import { CENTURY_LIMIT, centuryKeys } from "~/lib/periods";
 import { inTransaction } from "~/db/connection.server";
 import { backgroundArticles, conflictName, countConflicts, deleteConflict, insertConflict, listConflicts, updateConflict } from "~/models/conflicts.server";
-import { logModeration, type Actor } from "./moderation-log.server";
+import { logModeration, type Actor } from "~/services/platform/moderation-log.server";
 
 /**
  * "Aktuálne konflikty": the entries admins keep (the forms on /admin, each

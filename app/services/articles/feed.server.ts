@@ -10,7 +10,7 @@ import { LINK_REL, linkCitations, type Source } from "~/lib/sources";
 import { escapeXml } from "~/lib/xml";
 import { siteChangedAt } from "~/models/meta.server";
 import { newestPostsWhole } from "~/models/posts.server";
-import { conditionalResponse, etagOf } from "./http-cache.server";
+import { conditionalResponse, etagOf } from "~/services/platform/http-cache.server";
 
 const xml = escapeXml;
 const atomTime = (ms: number) => new Date(ms).toISOString();

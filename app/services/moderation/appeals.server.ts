@@ -6,7 +6,7 @@ import { reporterEmailsOf } from "~/models/reports.server";
 import { decidedAgainAfter, getDecision } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
 import { getUserById, hasActiveAdminBesides, updateUser } from "~/models/users.server";
-import { logModeration, type Actor } from "./moderation-log.server";
+import { logModeration, type Actor } from "~/services/platform/moderation-log.server";
 import { mailAppealDecided, mailAppealReceived, mailReportDecisionReversed } from "./moderation-mail.server";
 import { showRevisionsAgain } from "./revision-deletion.server";
 

@@ -6,7 +6,7 @@ import { getPost } from "~/models/posts.server";
 import { countRevisions, eraseRevisionParts, getRevision, setRevisionsHidden, type StoredRevision } from "~/models/revisions.server";
 import { getUserById, hasActiveAdminBesides } from "~/models/users.server";
 import { readReason, type DecisionResult } from "./moderation-decisions.server";
-import { logModeration, type Actor } from "./moderation-log.server";
+import { logModeration, type Actor } from "~/services/platform/moderation-log.server";
 import { mailStatementOfReasons } from "./moderation-mail.server";
 
 /**

@@ -3,10 +3,10 @@ import { showHiddenControls } from "~/lib/rules";
 import { getPost } from "~/models/posts.server";
 import { getUserByEmail, listUsers } from "~/models/users.server";
 import { removeDemoContent } from "./demo.server";
-import { confirmEmailAs } from "./email-confirmation.server";
-import { decideReports, hidePost, restoreHidden, type DecisionResult } from "./moderation-decisions.server";
-import { moderateAccount } from "./moderation.server";
-import { storageFault } from "./storage-fault.server";
+import { confirmEmailAs } from "~/services/accounts/email-confirmation.server";
+import { decideReports, hidePost, restoreHidden, type DecisionResult } from "~/services/moderation/moderation-decisions.server";
+import { moderateAccount } from "~/services/moderation/moderation.server";
+import { storageFault } from "~/services/platform/storage-fault.server";
 
 const USAGE = `Usage: npm run admin -- <command>
   grant <email>             make the account an admin

@@ -3,9 +3,9 @@ import { inTransaction } from "~/db/connection.server";
 import { countPostsOf } from "~/models/posts.server";
 import { countActiveAdmins, getUserById, isActiveAdmin, updateUser, type User } from "~/models/users.server";
 import { readReason, recordAccountDisabled, recordArticlesRemoved } from "./moderation-decisions.server";
-import { logModeration, type Actor } from "./moderation-log.server";
-import { removePostsOf } from "./posts.server";
-import { endAllSessionsOf } from "./session.server";
+import { logModeration, type Actor } from "~/services/platform/moderation-log.server";
+import { removePostsOf } from "~/services/articles/posts.server";
+import { endAllSessionsOf } from "~/services/platform/session.server";
 
 /**
  * The rules of moderation, the same for the admin pages and `npm run admin`:

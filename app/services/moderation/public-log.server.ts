@@ -17,8 +17,8 @@ import { SITE_NAME } from "~/lib/site";
 import { escapeXml as xml } from "~/lib/xml";
 import { countDecisions, decisionsInRanges, listPublicDecisions } from "~/models/decisions.server";
 import { siteChangedAt } from "~/models/meta.server";
-import type { Feed } from "./feed.server";
-import { etagOf } from "./http-cache.server";
+import type { Feed } from "~/services/articles/feed.server";
+import { etagOf } from "~/services/platform/http-cache.server";
 
 /**
  * The public moderation log: every decision of the moderators, newest

@@ -3,9 +3,9 @@ import { ACCOUNT_MESSAGES } from "~/lib/rules";
 import { consumeConfirmationToken, findUsableConfirmationToken, insertConfirmationToken, useConfirmationTokensOf } from "~/models/confirmation-tokens.server";
 import { setEmailConfirmed } from "~/models/users.server";
 import { hashLinkToken, linkMail, newLinkToken } from "./link-tokens.server";
-import { queueMail } from "./mail-outbox.server";
-import { logModeration, type Actor } from "./moderation-log.server";
-import { confirmationMailAttempts, release, reserve } from "./throttle.server";
+import { queueMail } from "~/services/platform/mail-outbox.server";
+import { logModeration, type Actor } from "~/services/platform/moderation-log.server";
+import { confirmationMailAttempts, release, reserve } from "~/services/platform/throttle.server";
 
 /**
  * An account's e-mail address is confirmed when its owner follows the link

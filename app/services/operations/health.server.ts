@@ -3,7 +3,7 @@ import { access, statfs } from "node:fs/promises";
 import path from "node:path";
 import { env } from "~/config/env.server";
 import { sqlite } from "~/db/connection.server";
-import { imageStore } from "./image-store.server";
+import { imageStore } from "~/services/images/image-store.server";
 
 /**
  * Whether the site can take writes: the database answers and may be

@@ -4,8 +4,8 @@ import { withoutBreaksBesideBlocks } from "~/lib/article-markup";
 import { BR_TAG } from "~/lib/rules";
 import { LINK_REL } from "~/lib/sources";
 import { withoutControlCharacters } from "~/lib/text-controls";
-import { BusyError } from "./concurrency.server";
-import { createWorkerPool } from "./worker-pool.server";
+import { BusyError } from "~/services/platform/concurrency.server";
+import { createWorkerPool } from "~/services/platform/worker-pool.server";
 
 // The spec's allow-list of tags, and the structure of a long article
 // (h2, h3, ul, ol, li, blockquote with a cite line; README, "Article text").

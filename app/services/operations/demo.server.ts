@@ -4,13 +4,13 @@ import { readSources, type Source } from "~/lib/sources";
 import { countPostsOf, insertPost, updatePost } from "~/models/posts.server";
 import { ensureAuthorWithoutLogin, getUserByEmail } from "~/models/users.server";
 import { excerptOf } from "~/lib/content-text";
-import { toStoredContent } from "./content.server";
-import { storeImage } from "./images.server";
+import { toStoredContent } from "~/services/articles/content.server";
+import { storeImage } from "~/services/images/images.server";
 import { projectPath } from "~/config/paths.server";
 import { articleCount } from "~/lib/moderation";
-import { logModeration } from "./moderation-log.server";
-import { removePostsOf } from "./posts.server";
-import { seedConflicts } from "./conflicts.server";
+import { logModeration } from "~/services/platform/moderation-log.server";
+import { removePostsOf } from "~/services/articles/posts.server";
+import { seedConflicts } from "~/services/articles/conflicts.server";
 
 /**
  * A later revision of a demo article: its summary ("Čo ste zmenili?"), when

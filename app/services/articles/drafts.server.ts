@@ -9,7 +9,7 @@ import { markImageLoose } from "~/models/loose-images.server";
 import { getPendingImage } from "~/models/pending-images.server";
 import { getPost } from "~/models/posts.server";
 import { countRevisions } from "~/models/revisions.server";
-import { deleteImage } from "./images.server";
+import { deleteImage } from "~/services/images/images.server";
 import type { PostFormRead } from "./post-upload.server";
 import {
   acceptImage,
@@ -26,9 +26,9 @@ import {
   type PostResult,
   type PostValues,
 } from "./posts.server";
-import type { CurrentUser } from "./session.server";
-import { ifStorageFails, onForm, type StorageFault } from "./storage-fault.server";
-import { editAttempts, previewAttempts, release, reserve } from "./throttle.server";
+import type { CurrentUser } from "~/services/platform/session.server";
+import { ifStorageFails, onForm, type StorageFault } from "~/services/platform/storage-fault.server";
+import { editAttempts, previewAttempts, release, reserve } from "~/services/platform/throttle.server";
 
 /**
  * Drafts and previews. A draft is private to its author (an admin may read

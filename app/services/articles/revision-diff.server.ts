@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { FieldDiff } from "~/lib/revisions";
-import { BusyError } from "./concurrency.server";
-import { createWorkerPool } from "./worker-pool.server";
+import { BusyError } from "~/services/platform/concurrency.server";
+import { createWorkerPool } from "~/services/platform/worker-pool.server";
 
 /**
  * Word diffs of two versions of an article's texts (jsdiff's diffWords: a

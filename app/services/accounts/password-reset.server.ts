@@ -3,9 +3,9 @@ import { getUserByEmail, getUserById, setPasswordHash } from "~/models/users.ser
 import { hashPassword } from "./auth.server";
 import { inTransaction } from "~/db/connection.server";
 import { hashLinkToken, linkMail, newLinkToken } from "./link-tokens.server";
-import { queueMail } from "./mail-outbox.server";
-import { endAllSessionsOf } from "./session.server";
-import { clearSignInLimits, LIMITS } from "./throttle.server";
+import { queueMail } from "~/services/platform/mail-outbox.server";
+import { endAllSessionsOf } from "~/services/platform/session.server";
+import { clearSignInLimits, LIMITS } from "~/services/platform/throttle.server";
 import { forgetDevicesOf } from "./trusted-devices.server";
 
 /**

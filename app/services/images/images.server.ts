@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Sharp, SharpOptions } from "sharp";
 import { IMAGE_FORMATS, IMAGE_WIDTHS, THUMBNAIL, THUMBNAIL_SIZE, isImageKey, variantFile, variantFiles, type ImageVariant } from "~/lib/images";
 import { IMAGE_MAX_PIXELS } from "~/lib/rules";
-import { BusyError, createLimiter } from "./concurrency.server";
+import { BusyError, createLimiter } from "~/services/platform/concurrency.server";
 import { looseImageKeys, markImageLoose, unmarkImageLoose } from "~/models/loose-images.server";
 import { imageKeyInUse } from "~/models/posts.server";
 import { decodePlan, IMAGE_DECODE_SECONDS, needsSecondPass } from "./image-cost.server";

@@ -4,19 +4,19 @@ import { markImageLoose } from "~/models/loose-images.server";
 import { getPendingImage, insertPendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
 import { inTransaction } from "~/db/connection.server";
 import { deletePost, deletePostsOf, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
-import { BusyError } from "./concurrency.server";
+import { BusyError } from "~/services/platform/concurrency.server";
 import { excerptOf } from "~/lib/content-text";
 import type { EditConflict } from "~/lib/revisions";
 import { sourcesFrom, type Source } from "~/lib/sources";
 import { ContentProcessingError, toStoredContent } from "./content.server";
 import { editConflict, isStale, readBaseRevision } from "./edit-conflict.server";
-import { imageCostProblem } from "./image-cost.server";
-import { readImageHeader } from "./image-header.server";
-import { DecodeTimeoutError, deleteImage, storeImage, UndecodableImageError, type StoredImage } from "./images.server";
-import { logModeration, type Actor } from "./moderation-log.server";
-import { storageFault } from "./storage-fault.server";
-import type { CurrentUser } from "./session.server";
-import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from "./throttle.server";
+import { imageCostProblem } from "~/services/images/image-cost.server";
+import { readImageHeader } from "~/services/images/image-header.server";
+import { DecodeTimeoutError, deleteImage, storeImage, UndecodableImageError, type StoredImage } from "~/services/images/images.server";
+import { logModeration, type Actor } from "~/services/platform/moderation-log.server";
+import { storageFault } from "~/services/platform/storage-fault.server";
+import type { CurrentUser } from "~/services/platform/session.server";
+import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from "~/services/platform/throttle.server";
 
 /**
  * Every rule about an article: who may create, edit and delete it, the
@@ -128,7 +128,7 @@ function checkNewPost(input: PostFormInput, image: "new" | "pending" | null): { 
 }
 
 /**
- * A draft being published (~/services/drafts.server): its image, used when
+ * A draft being published (~/services/articles/drafts.server): its image, used when
  * the form brings no other, and the removal of its row, in the new article's
  * transaction (told the image the article took; false when the draft is gone).
  */

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { deleteTrustedDevicesOf, findTrustedDevice, purgeTrustedDevicesIssuedBefore, replaceTrustedDevice } from "~/models/trusted-devices.server";
 import { getUserByEmail } from "~/models/users.server";
-import { siteCookie } from "./session.server";
-import type { Requester } from "./throttle.server";
+import { siteCookie } from "~/services/platform/session.server";
+import type { Requester } from "~/services/platform/throttle.server";
 
 /**
  * Device cookies (OWASP, "Slow Down Online Guessing Attacks with Device

@@ -5,11 +5,11 @@ import { insertDecision, lastHidingOf } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
 import { listOpenReports, openReportsOf, openReportsOfAuthor, reporterEmailsOf, resolveReports } from "~/models/reports.server";
 import { getUserById, hasActiveAdminBesides, updateUser } from "~/models/users.server";
-import { ensureDecisionRoom } from "./mail-outbox.server";
-import { logModeration, type Actor } from "./moderation-log.server";
+import { ensureDecisionRoom } from "~/services/platform/mail-outbox.server";
+import { logModeration, type Actor } from "~/services/platform/moderation-log.server";
 import { mailArticleShownAgain, mailFixRequested, mailReportDecided, mailStatementOfReasons } from "./moderation-mail.server";
-import { deletePostAs } from "./posts.server";
-import { endAllSessionsOf } from "./session.server";
+import { deletePostAs } from "~/services/articles/posts.server";
+import { endAllSessionsOf } from "~/services/platform/session.server";
 
 /**
  * Decisions on reported articles, and hiding or restoring one on the

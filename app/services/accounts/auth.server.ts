@@ -3,7 +3,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { isEmail } from "~/lib/rules";
 import { getUserByEmail, getUserById, type User } from "~/models/users.server";
-import { createLimiter } from "./concurrency.server";
+import { createLimiter } from "~/services/platform/concurrency.server";
 
 const BCRYPT_COST = 11;
 

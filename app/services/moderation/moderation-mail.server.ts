@@ -1,7 +1,7 @@
 import { env } from "~/config/env.server";
 import { APPEAL_STATES, decisionLabel, groundLabel, reasonLabel, type AppealState } from "~/lib/moderation";
 import { showHiddenControls } from "~/lib/rules";
-import { queueMail, type MailKind } from "./mail-outbox.server";
+import { queueMail, type MailKind } from "~/services/platform/mail-outbox.server";
 
 /**
  * The mails of moderation: each is queued inside the transaction that
