@@ -11,7 +11,7 @@ import {
 } from "@remix-run/multipart-parser";
 import { BODY_MESSAGES, BUSY_MESSAGE, FAULT_MESSAGES, IMAGE_MAX_BYTES, MESSAGES, POST_MESSAGES, typedText } from "~/lib/rules";
 import type { PostField, PostFormInput } from "./posts.server";
-import { lowOnSpace } from "~/services/operations/health.server";
+import { lowOnSpace } from "~/services/platform/free-space.server";
 
 /**
  * Memory the upload bodies of one account, and of everyone together, may
