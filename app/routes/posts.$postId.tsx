@@ -53,7 +53,8 @@ import { passageFlagsFor } from "~/services/moderation/reports.server";
 import { articleNeighbours } from "~/services/articles/timeline.server";
 import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/articles/posts.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
-import { type CurrentUser, getCurrentUser } from "~/services/platform/session.server";
+import type { CurrentUser } from "~/lib/types";
+import { getCurrentUser } from "~/services/platform/session.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);

@@ -9,7 +9,7 @@ import { readReason } from "~/services/moderation/moderation-decisions.server";
 import type { readablePost } from "~/services/articles/posts.server";
 import { decideOnRevisions, type RevisionDecision } from "~/services/moderation/revision-deletion.server";
 import { compareRevisions, revisionFor } from "~/services/articles/revisions.server";
-import type { CurrentUser } from "~/services/platform/session.server";
+import type { CurrentUser } from "~/lib/types";
 
 /** The history page's server side: what the address asks for, as this reader may see it, and the admins' decisions on revisions. */
 

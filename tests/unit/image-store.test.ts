@@ -5,7 +5,8 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { bucketStore } from "~/services/images/image-bucket.server";
-import { checkingNames, folderStore, ForeignImageNameError, type ImageStore } from "~/services/images/image-store.server";
+import { checkingNames, folderStore, ForeignImageNameError } from "~/services/images/image-store.server";
+import type { ImageStore } from "~/services/images/image-store-type.server";
 
 // The image stores' own guard, whatever their callers checked: only the
 // site's file names, inside the folder (or under the bucket's prefix), and

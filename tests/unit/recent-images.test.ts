@@ -4,7 +4,8 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { folderStore, type ImageStore } from "~/services/images/image-store.server";
+import { folderStore } from "~/services/images/image-store.server";
+import type { ImageStore } from "~/services/images/image-store-type.server";
 import { holdingRecentFiles, RECENT_IMAGE_LIMITS } from "~/services/images/recent-images.server";
 
 // The folder's recently sent files, held in memory: bounded, short-lived, dropped when the site removes them.

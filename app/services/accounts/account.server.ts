@@ -11,7 +11,8 @@ import { BusyError } from "~/services/platform/concurrency.server";
 import { queueConfirmationLink } from "./email-confirmation.server";
 import { logModeration } from "~/services/platform/moderation-log.server";
 import { removePostsOf } from "~/services/articles/posts.server";
-import { endAllSessionsOf, type CurrentUser } from "~/services/platform/session.server";
+import type { CurrentUser } from "~/lib/types";
+import { endAllSessionsOf } from "~/services/platform/session.server";
 import { release, renameAttempts, reserve, signInAttempts, type Requester } from "~/services/platform/throttle.server";
 import { forgetDevicesOf } from "./trusted-devices.server";
 

@@ -26,7 +26,7 @@ import {
   type PostResult,
   type PostValues,
 } from "./posts.server";
-import type { CurrentUser } from "~/services/platform/session.server";
+import type { CurrentUser } from "~/lib/types";
 import { ifStorageFails, onForm, type StorageFault } from "~/services/platform/storage-fault.server";
 import { editAttempts, previewAttempts, release, reserve } from "~/services/platform/throttle.server";
 

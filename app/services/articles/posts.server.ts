@@ -15,7 +15,7 @@ import { readImageHeader } from "~/services/images/image-header.server";
 import { DecodeTimeoutError, deleteImage, storeImage, UndecodableImageError, type StoredImage } from "~/services/images/images.server";
 import { logModeration, type Actor } from "~/services/platform/moderation-log.server";
 import { storageFault } from "~/services/platform/storage-fault.server";
-import type { CurrentUser } from "~/services/platform/session.server";
+import type { CurrentUser } from "~/lib/types";
 import { editAttempts, newPostAttempts, release, reserve, uploadAttempts } from "~/services/platform/throttle.server";
 
 /**

@@ -1,7 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { Readable } from "node:stream";
 import type { ImageBucket } from "~/config/env.server";
-import type { ImageStore } from "./image-store.server";
+import type { ImageStore } from "./image-store-type.server";
 
 const CONTENT_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg" };
 

@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { buffer } from "node:stream/consumers";
 import { VARIANT_FILE } from "~/lib/images";
-import type { ImageStore } from "./image-store.server";
+import type { ImageStore } from "./image-store-type.server";
 
 /**
  * Under load, sending an image from the folder cost mostly the thread

@@ -1,5 +1,5 @@
 import { hidePost, restoreHidden, type DecisionResult } from "./moderation-decisions.server";
-import type { CurrentUser } from "~/services/platform/session.server";
+import type { CurrentUser } from "~/lib/types";
 
 /**
  * The article page's form for admins: hide an article, or show a hidden one

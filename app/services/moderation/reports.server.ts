@@ -8,7 +8,7 @@ import { getPost } from "~/models/posts.server";
 import { insertReport, openPassageReportsOf } from "~/models/reports.server";
 import { mailReportReceived } from "./moderation-mail.server";
 import type { ModerationResult } from "./moderation.server";
-import type { CurrentUser } from "~/services/platform/session.server";
+import type { CurrentUser } from "~/lib/types";
 import { release, reportAttempts, reserve } from "~/services/platform/throttle.server";
 
 const refuse = (status: number, error: string) => ({ ok: false, status, error }) as const;

@@ -10,7 +10,8 @@ import { referencedImageKeys } from "~/models/posts.server";
 import { indexMissingPosts } from "~/models/search.server";
 import { env } from "~/config/env.server";
 import { checkBackup, type Manifest } from "./backup-check.server";
-import { folderStore, imageStore, type ImageStore } from "~/services/images/image-store.server";
+import { folderStore, imageStore } from "~/services/images/image-store.server";
+import type { ImageStore } from "~/services/images/image-store-type.server";
 
 type Report = { code: number; output: string };
 

@@ -13,6 +13,7 @@ import {
   type SessionUser,
 } from "~/models/sessions.server";
 import { noteUserSeen } from "~/models/users.server";
+import type { CurrentUser } from "~/lib/types";
 import { env } from "~/config/env.server";
 import { noteUser } from "./request-log.server";
 import { unlessStorageFails } from "./storage-fault.server";
@@ -39,8 +40,6 @@ export function siteCookie(name: string, options: { maxAge?: number } = {}) {
 }
 
 const sessionCookie = siteCookie("dejiny_session");
-
-export type CurrentUser = SessionUser["user"];
 
 function hashId(id: string): string {
   return createHash("sha256").update(id).digest("hex");
