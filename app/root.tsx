@@ -8,9 +8,9 @@ import {
   useLocation,
   useNavigation,
 } from "@remix-run/react";
-import { ErrorPage } from "~/components/ErrorPage";
-import { SiteFooter } from "~/components/SiteFooter";
-import { SiteHeader } from "~/components/SiteHeader";
+import { ErrorPage } from "~/components/layout/ErrorPage";
+import { SiteFooter } from "~/components/layout/SiteFooter";
+import { SiteHeader } from "~/components/layout/SiteHeader";
 import { useNonce } from "~/lib/nonce";
 import { SITE_NAME } from "~/lib/site";
 import type { SignedInUser } from "~/lib/types";

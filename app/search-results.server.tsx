@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { renderToString } from "react-dom/server";
 import { StaticRouter } from "react-router-dom/server";
 import { encode } from "turbo-stream";
-import { ListResults } from "~/components/ListResults";
+import { ListResults } from "~/components/list/ListResults";
 import { setCacheHeaders } from "~/cache-headers.server";
 import { loader as rootLoader } from "~/root";
 import { loader as postsLoader } from "~/routes/posts";

@@ -19,7 +19,7 @@ import { makeImage } from "./lib/images";
 import { editBase, postForm } from "./lib/publish";
 import { startServer } from "./lib/server";
 
-// The forms' limits (app/lib/rules.ts, app/lib/sources.ts, app/lib/periods.ts, app/lib/drafts.ts).
+// The forms' limits (app/lib/rules.ts, app/lib/sources.ts, app/lib/time/periods.ts, app/lib/drafts.ts).
 const TITLE = 90;
 const TEXT = 30_000;
 const SOURCES = 30;

@@ -53,9 +53,9 @@ export const posts = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
     /** Set while moderators hide the article: only its author and admins see it (hidden-posts in ~/services/moderation/moderation-decisions.server). */
     hiddenAt: integer("hidden_at"),
-    /** The period the article treats, as the author typed it (tidied, ~/lib/periods); empty when none. */
+    /** The period the article treats, as the author typed it (tidied, ~/lib/time/periods); empty when none. */
     period: text("period").notNull().default(""),
-    /** Its first moment as one sortable number (astronomical year × 10,000 + month × 100 + day; ~/lib/periods momentKey); NULL when none. */
+    /** Its first moment as one sortable number (astronomical year × 10,000 + month × 100 + day; ~/lib/time/periods momentKey); NULL when none. */
     periodStart: integer("period_start"),
     /** Month × 100 + day of a period that starts on a precise day ("Na dnešný deň"); NULL otherwise. */
     periodDay: integer("period_day"),
@@ -119,7 +119,7 @@ export const revisions = sqliteTable(
     summary: text("summary").notNull().default(""),
     /** Characters of the title and the stored content: the history's +/− is the difference of two. */
     size: integer("size").notNull(),
-    /** The article's period as it was (~/lib/periods); empty when none. */
+    /** The article's period as it was (~/lib/time/periods); empty when none. */
     period: text("period").notNull().default(""),
     /** Set while moderation hides the revision's title, text, sources and period from everyone but admins (~/services/moderation/revision-deletion.server). */
     textHiddenAt: integer("text_hidden_at"),
@@ -165,7 +165,7 @@ export const drafts = sqliteTable(
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     /** A pending edit's "Čo ste zmenili?". */
     summary: text("summary").notNull().default(""),
-    /** The period as typed (~/lib/periods), checked only when published. */
+    /** The period as typed (~/lib/time/periods), checked only when published. */
     period: text("period").notNull().default(""),
     imageKey: text("image_key"),
     imageWidth: integer("image_width"),
@@ -198,7 +198,7 @@ export const postTexts = sqliteTable("post_texts", {
     .unique()
     .references(() => posts.id, { onDelete: "cascade" }),
   title: text("title").notNull(),
-  /** Plain text of the content (~/lib/content-text). */
+  /** Plain text of the content (~/lib/text/content-text). */
   body: text("body").notNull(),
   /** One search token per tag (~/lib/search tagToken), so that the index can combine a search with a tag. */
   tags: text("tags").notNull(),
@@ -336,7 +336,7 @@ export const pageData = sqliteTable("page_data", {
  * until an admin decides (a row of moderation_decisions), or closed when the
  * article goes away otherwise. It outlives the article (post_id becomes NULL;
  * the title stays), so the reporter can still read what came of it.
- * Reasons' labels are in ~/lib/moderation.
+ * Reasons' labels are in ~/lib/moderation/moderation.
  */
 export const reports = sqliteTable(
   "reports",
@@ -381,7 +381,7 @@ export const moderationDecisions = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     createdAt: integer("created_at").notNull(),
-    /** dismiss, dismissAbusive, requestFix, hide, delete, disable, restore (DECISION_ACTIONS in ~/lib/moderation). */
+    /** dismiss, dismissAbusive, requestFix, hide, delete, disable, restore (DECISION_ACTIONS in ~/lib/moderation/moderation). */
     action: text("action").notNull(),
     postId: text("post_id"),
     postTitle: text("post_title"),
@@ -493,9 +493,9 @@ export const conflicts = sqliteTable("conflicts", {
   summary: text("summary").notNull(),
   /** Up to five of the 30 tags, a JSON array. */
   tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-  /** A period as an article's is typed (~/lib/periods); empty for none. */
+  /** A period as an article's is typed (~/lib/time/periods); empty for none. */
   period: text("period").notNull().default(""),
-  /** The sort keys (~/lib/periods momentKey) the period covers, first and last; NULL without a period. */
+  /** The sort keys (~/lib/time/periods momentKey) the period covers, first and last; NULL without a period. */
   periodFirst: integer("period_first"),
   periodLast: integer("period_last"),
   /** The order on the page (smaller first), then the id. */

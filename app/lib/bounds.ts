@@ -9,7 +9,7 @@
  * "Following the site") are made of these, and tests hold the database and
  * the feeds to them.
  */
-import { PERIOD_MAX_LENGTH } from "./periods";
+import { PERIOD_MAX_LENGTH } from "~/lib/time/periods";
 import { CONTENT_MAX_LENGTH, CONTENT_STORED_MAX_BYTES, DISPLAY_NAME_MAX_LENGTH, MAX_TAGS, SUMMARY_MAX_LENGTH, TITLE_MAX_LENGTH, utf8Length } from "./rules";
 import { SOURCE_TEXT_MAX_LENGTH, SOURCE_URL_MAX_LENGTH, SOURCES_FIELD_MAX_LENGTH, SOURCES_MAX, sourcesWithinBounds, type Source } from "./sources";
 import { TAGS } from "./tags";

@@ -1,4 +1,4 @@
-import { parsePeriod, periodKeys, tidyPeriod } from "./periods";
+import { parsePeriod, periodKeys, tidyPeriod } from "~/lib/time/periods";
 import { hasHiddenControls, MAX_TAGS, typedFields } from "./rules";
 import { isTag } from "./tags";
 

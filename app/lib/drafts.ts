@@ -42,7 +42,7 @@ export type ArticlePreview = {
   /** Stored content: sanitised HTML, newlines as <br/>. */
   content: string;
   sources: Source[];
-  /** As it will be shown (~/lib/periods tidyPeriod). */
+  /** As it will be shown (~/lib/time/periods tidyPeriod). */
   period: string;
   tags: string[];
   image: { key: string; width: number; height: number } | null;

@@ -28,11 +28,11 @@ import {
   REPORT_NOTE_MAX_LENGTH,
   REPORT_REASONS,
   type ReportReason,
-} from "./moderation";
-import { periodProblem } from "./periods";
+} from "~/lib/moderation/moderation";
+import { periodProblem } from "~/lib/time/periods";
 import { sourcesProblem } from "./sources";
 import { isTag } from "./tags";
-import { hasSeenCharacter, hasStackedMarks, hasUnclosedBidi, hasUnseenCharacters } from "./text-controls";
+import { hasSeenCharacter, hasStackedMarks, hasUnclosedBidi, hasUnseenCharacters } from "~/lib/text/text-controls";
 
 /**
  * One zod schema per form, read with `checkForm` by the server and by the
@@ -80,7 +80,7 @@ const content = (missing: string) => z.pipe(z.pipe(z.string({ error: missing }),
 /** The sources as typed, one per line (~/lib/sources); optional. */
 const sources = z.pipe(z.pipe(z._default(z.string(), ""), z.transform(typedText)), z.string().check(problemOf(sourcesProblem)));
 
-/** The period the article treats (~/lib/periods); optional. */
+/** The period the article treats (~/lib/time/periods); optional. */
 const period = z.pipe(z._default(z.string(), ""), z.string().check(problemOf(periodProblem)));
 
 const tagRules = problemOf((list: string[]) => tagsProblem(list, isTag));

@@ -1,9 +1,9 @@
-import { periodFilterParams, readPeriodFilter, type PeriodFilter } from "./periods";
+import { periodFilterParams, readPeriodFilter, type PeriodFilter } from "~/lib/time/periods";
 import { PAGE_SIZE, parseListLimit } from "./rules";
 import { SEARCH_MAX_LENGTH } from "./search";
 import { isTag } from "./tags";
 
-/** What a list shows: a tag, how many cards, a search ("" for none), and a period (~/lib/periods; null for none). */
+/** What a list shows: a tag, how many cards, a search ("" for none), and a period (~/lib/time/periods; null for none). */
 export type ListState = { tag: string | null; limit: number; q?: string; period?: PeriodFilter | null };
 
 /** The list state a URL asks for; a tag that is not one of the 30 is dropped and reported. */

@@ -25,7 +25,7 @@ const SPANS = [
 const FIRST_YEAR = -9_999;
 const LAST_OFFSET = 19_999;
 
-/** The year of a sort key (~/lib/periods momentKey: year × 10,000 + month × 100 + day), from 0 as the words count. */
+/** The year of a sort key (~/lib/time/periods momentKey: year × 10,000 + month × 100 + day), from 0 as the words count. */
 const offsetOf = (key: number) => Math.min(LAST_OFFSET, Math.max(0, Math.floor(key / 10_000) - FIRST_YEAR));
 const word = (letter: string, span: number, offset: number) => `${MARK}${letter}${Math.floor(offset / span)}`;
 
@@ -36,7 +36,7 @@ export function periodWords(periodStart: number | null): string[] {
   return SPANS.map(([letter, span]) => word(letter, span, offset));
 }
 
-/** The fewest words that together name every year from the sort key `first` to `last` (~/lib/periods periodFilterKeys). */
+/** The fewest words that together name every year from the sort key `first` to `last` (~/lib/time/periods periodFilterKeys). */
 export function periodWordsBetween({ first, last }: { first: number; last: number }): string[] {
   const words: string[] = [];
   for (let from = offsetOf(first), to = offsetOf(last); from <= to; ) {

@@ -1,5 +1,5 @@
 /** The spec's fixed rules and messages, shared by the browser and the server. */
-import { BIDI_FORMATTING } from "./text-controls";
+import { BIDI_FORMATTING } from "~/lib/text/text-controls";
 
 export const TITLE_MAX_LENGTH = 90;
 /** "Čo ste zmenili?": the one-line summary of an edit, kept with its revision. */
@@ -123,7 +123,7 @@ export function hasHiddenControls(text: string): boolean {
 }
 
 /** Text with every hidden control, and any other character nobody sees, written out visibly, e.g. "\u{202e}". */
-export { showUnseenCharacters as showHiddenControls } from "./text-controls";
+export { showUnseenCharacters as showHiddenControls } from "~/lib/text/text-controls";
 
 /**
  * A plain address, as a mail service reads it the same way we do: ASCII
@@ -232,7 +232,7 @@ export function canModify(user: { id: string; isAdmin: boolean } | null | undefi
 export const BR_TAG = /<br\s*\/?>/gi;
 
 /** Stored content back into what the author edits (its line breaks and block tags as new lines). */
-export { storedToEditable } from "./article-markup";
+export { storedToEditable } from "~/lib/text/article-markup";
 
 /** The tag rules, in the order their messages are shown; null when the tags are fine. */
 export function tagsProblem(tags: string[], isKnown: (tag: string) => boolean): string | null {

@@ -59,7 +59,7 @@ export type SearchQueries = { inTitle: string; inText: string };
  * whole) in the title; else in the title and text together (the articles
  * the first found are among those, and are skipped). With a tag, only
  * articles that have it; with a period (its first and last sort keys,
- * ~/lib/periods periodFilterKeys), only articles whose period starts in it.
+ * ~/lib/time/periods periodFilterKeys), only articles whose period starts in it.
  */
 export function searchQueries(terms: string[], tag: string | null, period: { first: number; last: number } | null = null): SearchQueries {
   const words = `(${terms.map((term) => (term.length > 1 ? `"${term}"*` : `"${term}"`)).join(" ")})`;

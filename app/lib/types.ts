@@ -11,5 +11,5 @@ export type SignedInUser = { id: string; displayName: string; isAdmin: boolean }
 export type CurrentUser = SignedInUser & { email: string; emailConfirmedAt: number | null };
 
 /** An article as its card in the list shows it. */
-/** `period`: when its events happened, as its author typed it (~/lib/periods); empty when not said. */
+/** `period`: when its events happened, as its author typed it (~/lib/time/periods); empty when not said. */
 export type PostCard = { id: string; title: string; excerpt: string; image: string; imageWidth: number; imageHeight: number; period: string };

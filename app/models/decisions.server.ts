@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { countRows, db, sqlite } from "~/db/connection.server";
 import { appeals, moderationDecisions, posts } from "~/db/schema.server";
-import { RESTRICTING_ACTIONS } from "~/lib/moderation";
+import { RESTRICTING_ACTIONS } from "~/lib/moderation/moderation";
 
 export type Decision = typeof moderationDecisions.$inferSelect;
 

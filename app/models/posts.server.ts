@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import { periodColumns } from "~/lib/periods";
+import { periodColumns } from "~/lib/time/periods";
 import type { Source } from "~/lib/sources";
 import type { PostCard } from "~/lib/types";
 import { countRows, db } from "~/db/connection.server";
@@ -120,7 +120,7 @@ export type NewPost = {
   tags: string[];
   /** None when left out. */
   sources?: Source[];
-  /** The period as typed, checked (~/lib/periods); none when left out. */
+  /** The period as typed, checked (~/lib/time/periods); none when left out. */
   period?: string;
   createdAt?: number;
 };

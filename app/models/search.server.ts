@@ -1,4 +1,4 @@
-import { contentToText } from "~/lib/content-text";
+import { contentToText } from "~/lib/text/content-text";
 import { periodWords } from "~/lib/period-words";
 import { EXCERPT_SEARCH_LENGTH, tagToken, type SearchQueries } from "~/lib/search";
 import type { PostCard } from "~/lib/types";

@@ -2,7 +2,7 @@ import type { PostCard } from "~/lib/types";
 import { sqlite } from "~/db/connection.server";
 
 /**
- * Articles in historical order (~/lib/periods): the timeline, a period's
+ * Articles in historical order (~/lib/time/periods): the timeline, a period's
  * articles in the list, an article's neighbours in time and "Na dnešný
  * deň". Each query is one range of posts_period_idx or posts_period_day_idx
  * (tests/unit/query-plans.test.ts), walked in order and stopped after

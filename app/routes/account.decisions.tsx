@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { AccountSubpage } from "~/components/AccountSubpage";
+import { AccountSubpage } from "~/components/layout/AccountSubpage";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { FormError, Notice } from "~/components/Messages";
-import { Statement } from "~/components/Statement";
-import { MODERATION_MESSAGES } from "~/lib/moderation";
+import { FormError, Notice } from "~/components/forms/Messages";
+import { Statement } from "~/components/moderation/Statement";
+import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
 import { pageTitle } from "~/lib/site";
 import { fileAppeal } from "~/services/moderation/appeals.server";
 import { retryAfter } from "~/services/platform/concurrency.server";

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Field } from "~/components/Field";
-import { FormError } from "~/components/Messages";
-import { useFocusFirstError } from "~/components/useFocusFirstError";
-import { articleCount } from "~/lib/moderation";
+import { Field } from "~/components/forms/Field";
+import { FormError } from "~/components/forms/Messages";
+import { useFocusFirstError } from "~/components/forms/useFocusFirstError";
+import { articleCount } from "~/lib/moderation/moderation";
 import { pageTitle } from "~/lib/site";
 import { countPostsOf } from "~/models/posts.server";
 import { deleteAccount } from "~/services/accounts/account.server";

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { AccountSubpage } from "~/components/AccountSubpage";
+import { AccountSubpage } from "~/components/layout/AccountSubpage";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Pager } from "~/components/Pager";
-import { formatDateTime, isoTime } from "~/lib/dates";
-import { decisionLabel, pageWindow, parsePage, reasonLabel, REPORT_STATES, type ReportState } from "~/lib/moderation";
+import { Pager } from "~/components/layout/Pager";
+import { formatDateTime, isoTime } from "~/lib/time/dates";
+import { decisionLabel, pageWindow, parsePage, reasonLabel, REPORT_STATES, type ReportState } from "~/lib/moderation/moderation";
 import { pageTitle } from "~/lib/site";
 import { countReportsBy } from "~/models/reports.server";
 import { requireUser } from "~/services/platform/session.server";

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AdminNav } from "~/components/Admin";
-import { ConflictsEditor } from "~/components/ConflictsEditor";
+import { AdminNav } from "~/components/moderation/Admin";
+import { ConflictsEditor } from "~/components/moderation/ConflictsEditor";
 import { conflictValues } from "~/lib/conflicts";
 import { pageTitle } from "~/lib/site";
 import { retryAfter } from "~/services/platform/concurrency.server";

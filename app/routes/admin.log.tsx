@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { AdminNav } from "~/components/Admin";
-import { Pager } from "~/components/Pager";
-import { formatDateTime, isoTime } from "~/lib/dates";
-import { LOG_ACTIONS, pageWindow, parsePage, type LogAction } from "~/lib/moderation";
+import { AdminNav } from "~/components/moderation/Admin";
+import { Pager } from "~/components/layout/Pager";
+import { formatDateTime, isoTime } from "~/lib/time/dates";
+import { LOG_ACTIONS, pageWindow, parsePage, type LogAction } from "~/lib/moderation/moderation";
 import { pageTitle } from "~/lib/site";
 import { countLogEntries, listLogEntries } from "~/models/moderation-log.server";
 import { requireAdmin } from "~/services/platform/session.server";

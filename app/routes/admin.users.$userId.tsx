@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AccountStatus, AdminNav } from "~/components/Admin";
-import { ConfirmAction } from "~/components/ConfirmAction";
-import { ReasonField } from "~/components/ReportQueue";
-import { ArticleList, FormError, Notice } from "~/components/Messages";
-import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
-import { ACCOUNT_ACTIONS, articleCount, isAccountAction, type AccountAction } from "~/lib/moderation";
+import { AccountStatus, AdminNav } from "~/components/moderation/Admin";
+import { ConfirmAction } from "~/components/forms/ConfirmAction";
+import { ReasonField } from "~/components/moderation/ReportQueue";
+import { ArticleList, FormError, Notice } from "~/components/forms/Messages";
+import { formatDate, formatDateTime, isoTime } from "~/lib/time/dates";
+import { ACCOUNT_ACTIONS, articleCount, isAccountAction, type AccountAction } from "~/lib/moderation/moderation";
 import { pageTitle } from "~/lib/site";
 import { listPostsOf } from "~/models/posts.server";
 import { countAbusiveReportsBy, countReportsBy } from "~/models/reports.server";

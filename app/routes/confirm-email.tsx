@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { FormError } from "~/components/Messages";
+import { FormError } from "~/components/forms/Messages";
 import { ACCOUNT_MESSAGES } from "~/lib/rules";
 import { tokenPageMeta } from "~/lib/site";
 import { formText } from "~/services/accounts/auth.server";

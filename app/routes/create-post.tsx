@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
-import { ArticleForm } from "~/components/ArticleForm";
-import { ArticlePreview } from "~/components/ArticlePreview";
+import { ArticleForm } from "~/components/editing/ArticleForm";
+import { ArticlePreview } from "~/components/articles/ArticlePreview";
 import { pageTitle } from "~/lib/site";
 import { retryAfter } from "~/services/platform/concurrency.server";
 import { answerArticleForm } from "~/services/articles/drafts.server";

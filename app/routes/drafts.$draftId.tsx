@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
-import { ArticleForm } from "~/components/ArticleForm";
-import { ArticlePreview } from "~/components/ArticlePreview";
-import { ConfirmAction } from "~/components/ConfirmAction";
-import { EditConflict } from "~/components/EditConflict";
-import { Notice } from "~/components/Messages";
-import { formatDateTime, isoTime } from "~/lib/dates";
+import { ArticleForm } from "~/components/editing/ArticleForm";
+import { ArticlePreview } from "~/components/articles/ArticlePreview";
+import { ConfirmAction } from "~/components/forms/ConfirmAction";
+import { EditConflict } from "~/components/history/EditConflict";
+import { Notice } from "~/components/forms/Messages";
+import { formatDateTime, isoTime } from "~/lib/time/dates";
 import { DRAFT_DONE, DRAFT_ID, DRAFT_MESSAGES, draftKind } from "~/lib/drafts";
 import type { EditConflict as Conflict } from "~/lib/revisions";
 import { pageTitle } from "~/lib/site";

@@ -1,9 +1,9 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Pager } from "~/components/Pager";
-import { formatDate, isoTime } from "~/lib/dates";
-import { decisionLabel, parsePage } from "~/lib/moderation";
+import { Pager } from "~/components/layout/Pager";
+import { formatDate, isoTime } from "~/lib/time/dates";
+import { decisionLabel, parsePage } from "~/lib/moderation/moderation";
 import {
   appealOutcome,
   decisionCount,
@@ -15,7 +15,7 @@ import {
   UNNAMED_ARTICLE,
   type MonthCount,
   type PublicDecision,
-} from "~/lib/public-log";
+} from "~/lib/moderation/public-log";
 import { pageTitle, SITE_NAME } from "~/lib/site";
 import { publicLogPage, publicLogWindow } from "~/services/moderation/public-log.server";
 

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ErrorPage } from "~/components/ErrorPage";
-import { OldRevision } from "~/components/OldRevision";
-import { Pager } from "~/components/Pager";
-import { RevisionComparison } from "~/components/RevisionComparison";
-import { HiddenNote, REVISION_MODERATION_FORM, RevisionModeration, type EraseToConfirm } from "~/components/RevisionModeration";
-import { formatDateTime, isoTime } from "~/lib/dates";
+import { ErrorPage } from "~/components/layout/ErrorPage";
+import { OldRevision } from "~/components/history/OldRevision";
+import { Pager } from "~/components/layout/Pager";
+import { RevisionComparison } from "~/components/history/RevisionComparison";
+import { HiddenNote, REVISION_MODERATION_FORM, RevisionModeration, type EraseToConfirm } from "~/components/history/RevisionModeration";
+import { formatDateTime, isoTime } from "~/lib/time/dates";
 import { editCount, HIDDEN_PART_WORDS, sizeChange } from "~/lib/revisions";
 import { pageTitle } from "~/lib/site";
 import { retryAfter } from "~/services/platform/concurrency.server";

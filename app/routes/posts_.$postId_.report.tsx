@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { FormError, Notice } from "~/components/Messages";
-import { useFocusFirstError } from "~/components/useFocusFirstError";
-import { MODERATION_MESSAGES, PASSAGE_REASONS, REPORT_NOTE_MAX_LENGTH, REPORT_REASONS } from "~/lib/moderation";
-import { passageAnchor, quotedPassage } from "~/lib/passages";
+import { FormError, Notice } from "~/components/forms/Messages";
+import { useFocusFirstError } from "~/components/forms/useFocusFirstError";
+import { MODERATION_MESSAGES, PASSAGE_REASONS, REPORT_NOTE_MAX_LENGTH, REPORT_REASONS } from "~/lib/moderation/moderation";
+import { passageAnchor, quotedPassage } from "~/lib/text/passages";
 import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
 import { retryAfter } from "~/services/platform/concurrency.server";

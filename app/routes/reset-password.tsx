@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { NewPasswordFields } from "~/components/Field";
-import { useFormCheck } from "~/components/useFormCheck";
+import { NewPasswordFields } from "~/components/forms/Field";
+import { useFormCheck } from "~/components/forms/useFormCheck";
 import { checkForm, formProblem, NEW_PASSWORD_FIELDS, resetPasswordSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE } from "~/lib/rules";
 import { tokenPageMeta } from "~/lib/site";

@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/node";
 import { safeRedirect } from "~/lib/links";
 import { checkForm, forgotPasswordSchema, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, MESSAGES } from "~/lib/rules";
-import type { StatementOfReasons } from "~/lib/moderation";
+import type { StatementOfReasons } from "~/lib/moderation/moderation";
 import { isNameTaken } from "~/models/users.server";
 import { createAccount } from "~/services/accounts/account.server";
 import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailure } from "~/services/accounts/auth.server";

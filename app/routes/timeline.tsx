@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { centuryLabel, decadeLabel, readCentury } from "~/lib/periods";
+import { centuryLabel, decadeLabel, readCentury } from "~/lib/time/periods";
 import { pageTitle } from "~/lib/site";
-import { readTimelineAfter } from "~/lib/timeline-after";
+import { readTimelineAfter } from "~/lib/time/timeline-after";
 import { timelinePage, type TimelineGroup, type TimelineStart } from "~/services/articles/timeline.server";
 
 /** `/timeline`: every dated article in historical order, from the start, from a century (`?century=9`) or after an article (`?after=…`). */

@@ -6,7 +6,7 @@
 // under the comparison's cap. Prints the first and last revisions' ids (JSON).
 //   DATABASE_PATH=<database> vite-node scripts/bench/seed-revisions.ts <post id> <count>
 import { sqlite } from "~/db/connection.server";
-import { excerptOf } from "~/lib/content-text";
+import { excerptOf } from "~/lib/text/content-text";
 import { getPost, updatePost } from "~/models/posts.server";
 
 const [postId, countArg] = process.argv.slice(2);

@@ -3,7 +3,7 @@ import { Client, registerUser } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
 import { postForm } from "../../scripts/lib/publish";
 import { CONFLICT_MESSAGES } from "~/lib/conflicts";
-import { PERIOD_MESSAGES } from "~/lib/periods";
+import { PERIOD_MESSAGES } from "~/lib/time/periods";
 import { readDatabase } from "../support/http";
 
 const base = inject("baseUrl");

@@ -1399,7 +1399,7 @@ const STRAY_MARKUP = new RegExp(String.raw`<(?!\/?(?:${[...ALLOWED_TAGS].join("|
 /** The one attribute a body's element may carry (README, "Article text"): a link's absolute http(s) address, with our rel. */
 const SAFE_LINK_ATTRS = /^href="https?:\/\/[^"<>\s]*" rel="nofollow ugc noopener"$/;
 
-/** The page's own wrapper of a passage (app/lib/passages.ts): a p or div at the top with its anchor, nothing else. */
+/** The page's own wrapper of a passage (app/lib/text/passages.ts): a p or div at the top with its anchor, nothing else. */
 const PASSAGE_WRAPPER = /<(?:p|div) id="odsek-\d+">|<\/div>/g;
 
 /** The article body: only the allowed tags, none with any attribute but a link's safe address; every other `<` escaped. */

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { storedToEditable } from "~/lib/article-markup";
+import { storedToEditable } from "~/lib/text/article-markup";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { publish, saveEdit } from "../../scripts/lib/publish";
 import { readDatabase } from "../support/http";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { publish, saveEdit } from "../../scripts/lib/publish";
-import { MODERATION_MESSAGES } from "~/lib/moderation";
+import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
 import { runBuildCommand } from "../support/commands";
 import { readDatabase } from "../support/http";
 

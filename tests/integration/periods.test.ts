@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
 import { postForm, saveEdit } from "../../scripts/lib/publish";
-import { PERIOD_MESSAGES } from "~/lib/periods";
+import { PERIOD_MESSAGES } from "~/lib/time/periods";
 import { expectFieldRefused, readDatabase } from "../support/http";
 
 const base = inject("baseUrl");

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { HIDDEN_PART_WORDS } from "~/lib/revisions";
-import { MODERATION_MESSAGES } from "~/lib/moderation";
+import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
 import { POST_MESSAGES } from "~/lib/rules";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { publish, saveEdit } from "../../scripts/lib/publish";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
 import { postForm } from "../../scripts/lib/publish";
-import { dayOfYear } from "~/lib/dates";
+import { dayOfYear } from "~/lib/time/dates";
 import { readDatabase } from "../support/http";
 
 const base = inject("baseUrl");

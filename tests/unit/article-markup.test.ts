@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { storedToEditable, withoutBreaksBesideBlocks } from "~/lib/article-markup";
-import { contentToLines, contentToText, excerptOf } from "~/lib/content-text";
+import { storedToEditable, withoutBreaksBesideBlocks } from "~/lib/text/article-markup";
+import { contentToLines, contentToText, excerptOf } from "~/lib/text/content-text";
 import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, contentMarkupProblem } from "~/lib/rules";
 import { sanitizeContent, toStoredContent } from "~/services/articles/content.server";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, CONTENT_STORED_MAX_BYTES, contentMarkupProblem, POST_MESSAGES, utf8Length } from "~/lib/rules";
-import { contentToText, excerptOf } from "~/lib/content-text";
+import { contentToText, excerptOf } from "~/lib/text/content-text";
 import { ContentProcessingError, sanitizeContent, toStoredContent } from "~/services/articles/content.server";
 import { Rng } from "../support/hostile-payloads";
 

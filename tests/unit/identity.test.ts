@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkForm, displayNameSchema, editPostSchema, EDIT_POST_FIELDS, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { nameSkeletons } from "~/lib/name-skeleton.server";
 import { ACCOUNT_MESSAGES, isEmail, MESSAGES, POST_MESSAGES, showHiddenControls } from "~/lib/rules";
-import { hasUnclosedBidi, showNonAscii, withoutControlCharacters } from "~/lib/text-controls";
+import { hasUnclosedBidi, showNonAscii, withoutControlCharacters } from "~/lib/text/text-controls";
 
 /** The audit's examples (issue 27, finding 6). */
 const ZWSP = "\u200b";

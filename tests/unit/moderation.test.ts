@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CHANGE_PASSWORD_FIELDS, changePasswordSchema, checkForm, formProblem, REPORT_FIELDS, reportSchema } from "~/lib/forms";
-import { articleCount, MODERATION_MESSAGES, pageWindow, parsePage } from "~/lib/moderation";
+import { articleCount, MODERATION_MESSAGES, pageWindow, parsePage } from "~/lib/moderation/moderation";
 import { ACCOUNT_MESSAGES, MESSAGES } from "~/lib/rules";
 import { containsPattern, foldForSearch } from "~/lib/search";
 import { describeUserAgent } from "~/lib/user-agent";

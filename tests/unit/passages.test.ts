@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contentToText } from "~/lib/content-text";
-import { parsePassageNumber, passageAt, passagesHtml, quotedPassage, splitPassages } from "~/lib/passages";
+import { contentToText } from "~/lib/text/content-text";
+import { parsePassageNumber, passageAt, passagesHtml, quotedPassage, splitPassages } from "~/lib/text/passages";
 import { toStoredContent } from "~/services/articles/content.server";
 
 /** Each passage as [its number (null: a heading), its HTML]. */

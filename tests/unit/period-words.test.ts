@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { periodWords, periodWordsBetween } from "~/lib/period-words";
-import { momentKey, periodFilterKeys, type PeriodFilter } from "~/lib/periods";
+import { momentKey, periodFilterKeys, type PeriodFilter } from "~/lib/time/periods";
 
 /** Every astronomical year a period may start in (10,000 BC is −9999). */
 const YEARS = Array.from({ length: 20_000 }, (_, i) => i - 9_999);

@@ -15,7 +15,7 @@ import {
   readCentury,
   tidyPeriod,
   yearWords,
-} from "~/lib/periods";
+} from "~/lib/time/periods";
 
 /** Typed, then the ISO 8601 period it means, its words, and its precision(s). */
 const VALID: [typed: string, iso: string, words: string][] = [

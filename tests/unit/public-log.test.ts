@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sqlite } from "~/db/connection.server";
-import { formatMonth, recentMonths } from "~/lib/dates";
-import { decisionCount, isCanonicalPage, publicLogHref } from "~/lib/public-log";
+import { formatMonth, recentMonths } from "~/lib/time/dates";
+import { decisionCount, isCanonicalPage, publicLogHref } from "~/lib/moderation/public-log";
 import { publicLogQueries } from "~/models/decisions.server";
 
 describe("the months of the public log", () => {

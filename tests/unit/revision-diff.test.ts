@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentToLines } from "~/lib/content-text";
+import { contentToLines } from "~/lib/text/content-text";
 import { BusyError } from "~/services/platform/concurrency.server";
 import type { FieldDiff } from "~/lib/revisions";
 import { DIFF_BUDGET_MS, diffVersions, type VersionTexts } from "~/services/articles/revision-diff.server";

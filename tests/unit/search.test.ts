@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { periodWords } from "~/lib/period-words";
-import { periodColumns, periodFilterKeys, type PeriodFilter } from "~/lib/periods";
+import { periodColumns, periodFilterKeys, type PeriodFilter } from "~/lib/time/periods";
 import { excerptAround, highlight, searchQueries, searchTerms, tagToken } from "~/lib/search";
 import { sqlite } from "~/db/connection.server";
 import { deletePost, deletePostsOf, insertPost, setPostHidden, updatePost } from "~/models/posts.server";

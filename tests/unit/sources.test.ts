@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentToText, excerptOf } from "~/lib/content-text";
+import { contentToText, excerptOf } from "~/lib/text/content-text";
 import { checkForm, EDIT_POST_FIELDS, editPostSchema, formProblem } from "~/lib/forms";
 import { POST_MESSAGES } from "~/lib/rules";
 import { linkCitations, readSources, SOURCE_MESSAGES, SOURCE_TEXT_MAX_LENGTH, SOURCE_URL_MAX_LENGTH, SOURCES_MAX, sourcesToTyped, sourcesWithinBounds, storedLinkLength } from "~/lib/sources";

@@ -1,5 +1,5 @@
 import { CHANGE_PASSWORD_FIELDS, changePasswordSchema, checkForm, deleteAccountSchema, displayNameSchema, formProblem } from "~/lib/forms";
-import { articleCount, MODERATION_MESSAGES } from "~/lib/moderation";
+import { articleCount, MODERATION_MESSAGES } from "~/lib/moderation/moderation";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE } from "~/lib/rules";
 import { inTransaction } from "~/db/connection.server";
 import { deleteDraftsOf } from "~/models/drafts.server";

@@ -1,5 +1,5 @@
 import { CONFLICT_ARTICLES, CONFLICT_MESSAGES, CONFLICTS_MAX, checkConflict, conflictValues, type ConflictField, type ConflictValues } from "~/lib/conflicts";
-import { CENTURY_LIMIT, centuryKeys } from "~/lib/periods";
+import { CENTURY_LIMIT, centuryKeys } from "~/lib/time/periods";
 import { inTransaction } from "~/db/connection.server";
 import { backgroundArticles, conflictName, countConflicts, deleteConflict, insertConflict, listConflicts, updateConflict } from "~/models/conflicts.server";
 import { logModeration, type Actor } from "~/services/platform/moderation-log.server";

@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import type { IOptions } from "sanitize-html";
-import { withoutBreaksBesideBlocks } from "~/lib/article-markup";
+import { withoutBreaksBesideBlocks } from "~/lib/text/article-markup";
 import { BR_TAG } from "~/lib/rules";
 import { LINK_REL } from "~/lib/sources";
-import { withoutControlCharacters } from "~/lib/text-controls";
+import { withoutControlCharacters } from "~/lib/text/text-controls";
 import { BusyError } from "~/services/platform/concurrency.server";
 import { createWorkerPool } from "~/services/platform/worker-pool.server";
 

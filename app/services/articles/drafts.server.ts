@@ -1,7 +1,7 @@
 import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, formIntent, type ArticlePreview } from "~/lib/drafts";
 import { checkForm, DRAFT_FIELDS, draftSchema, formProblem } from "~/lib/forms";
 import { BUSY_FORM_MESSAGE, BUSY_MESSAGE, POST_MESSAGES, typedFields } from "~/lib/rules";
-import { tidyPeriod } from "~/lib/periods";
+import { tidyPeriod } from "~/lib/time/periods";
 import { sourcesFrom } from "~/lib/sources";
 import { inTransaction } from "~/db/connection.server";
 import { countDraftsOf, deleteDraft, getDraft, rebaseDraft, writeDraft, type Draft, type DraftImage } from "~/models/drafts.server";

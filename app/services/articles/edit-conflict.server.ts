@@ -1,4 +1,4 @@
-import { formatDateTime } from "~/lib/dates";
+import { formatDateTime } from "~/lib/time/dates";
 import { editConflictMessage, REVISION_MESSAGES, type EditConflict } from "~/lib/revisions";
 import { storedToEditable, typedText } from "~/lib/rules";
 import { sourcesToTyped } from "~/lib/sources";

@@ -1,9 +1,9 @@
 import { env } from "~/config/env.server";
 import { FEED_CONTENT_MAX_BYTES, FEED_LEAD_LENGTH, FEED_SIZE } from "~/lib/bounds";
-import { clipText, contentToText } from "~/lib/content-text";
+import { clipText, contentToText } from "~/lib/text/content-text";
 import { imageUrl } from "~/lib/images";
 import { listHref } from "~/lib/links";
-import { passagesHtml, splitPassages } from "~/lib/passages";
+import { passagesHtml, splitPassages } from "~/lib/text/passages";
 import { PAGE_SIZE } from "~/lib/rules";
 import { SITE_NAME, TAGLINE } from "~/lib/site";
 import { LINK_REL, linkCitations, type Source } from "~/lib/sources";

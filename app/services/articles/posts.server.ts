@@ -5,7 +5,7 @@ import { getPendingImage, insertPendingImage, takeStalePendingImages, type Pendi
 import { inTransaction } from "~/db/connection.server";
 import { deletePost, deletePostsOf, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
 import { BusyError } from "~/services/platform/concurrency.server";
-import { excerptOf } from "~/lib/content-text";
+import { excerptOf } from "~/lib/text/content-text";
 import type { EditConflict } from "~/lib/revisions";
 import { sourcesFrom, type Source } from "~/lib/sources";
 import { ContentProcessingError, toStoredContent } from "./content.server";
@@ -47,7 +47,7 @@ export type PostFormInput = {
   content: string;
   /** One per line, as typed (~/lib/sources). */
   sources: string;
-  /** The period the article treats, as typed (~/lib/periods); may be empty. */
+  /** The period the article treats, as typed (~/lib/time/periods); may be empty. */
   period: string;
   tags: string[];
   /** A newly uploaded file, as sent. */

@@ -1,6 +1,6 @@
 import { withinStoredBounds } from "~/lib/bounds";
-import { contentToLines } from "~/lib/content-text";
-import { formatDateTime } from "~/lib/dates";
+import { contentToLines } from "~/lib/text/content-text";
+import { formatDateTime } from "~/lib/time/dates";
 import {
   editConflictMessage,
   HIDDEN_PART_WORDS,

@@ -1,11 +1,11 @@
-import { dayOfYear } from "~/lib/dates";
-import { timelineAfterParam } from "~/lib/timeline-after";
-import { CENTURY_LIMIT, centuryKeys, centuryOf, keyYear, periodFilterKeys, type PeriodFilter } from "~/lib/periods";
+import { dayOfYear } from "~/lib/time/dates";
+import { timelineAfterParam } from "~/lib/time/timeline-after";
+import { CENTURY_LIMIT, centuryKeys, centuryOf, keyYear, periodFilterKeys, type PeriodFilter } from "~/lib/time/periods";
 import type { PostCard } from "~/lib/types";
 import { cardsInPeriod, cardsOnDay, firstDatedFrom, neighboursOf, timelineAfter, type Neighbour, type TimelineEntry } from "~/models/timeline.server";
 
 /**
- * Time as a way in (~/lib/periods): the timeline's pages, a list filtered
+ * Time as a way in (~/lib/time/periods): the timeline's pages, a list filtered
  * by a period, an article's neighbours in time and "Na dnešný deň". Only
  * readable articles: the queries skip hidden ones, and drafts and deleted
  * articles are not articles (~/models/timeline.server).

@@ -1,6 +1,6 @@
 import { inTransaction } from "~/db/connection.server";
 import { appealSchema, checkForm, reasonSchema } from "~/lib/forms";
-import { APPEAL_WINDOW_MS, DECISION_ACTIONS, MODERATION_MESSAGES, type DecisionAction } from "~/lib/moderation";
+import { APPEAL_WINDOW_MS, DECISION_ACTIONS, MODERATION_MESSAGES, type DecisionAction } from "~/lib/moderation/moderation";
 import { decideAppealRow, getAppeal, insertAppeal } from "~/models/appeals.server";
 import { reporterEmailsOf } from "~/models/reports.server";
 import { decidedAgainAfter, getDecision } from "~/models/decisions.server";

@@ -1,6 +1,6 @@
 import { inTransaction } from "~/db/connection.server";
 import { checkForm, DECISION_FIELDS, decisionSchema, formProblem, reasonSchema } from "~/lib/forms";
-import { DECISION_ACTIONS, decisionLabel, MODERATION_MESSAGES, reasonLabel, type DecisionAction, type ReportDecision } from "~/lib/moderation";
+import { DECISION_ACTIONS, decisionLabel, MODERATION_MESSAGES, reasonLabel, type DecisionAction, type ReportDecision } from "~/lib/moderation/moderation";
 import { insertDecision, lastHidingOf } from "~/models/decisions.server";
 import { getPost, setPostHidden } from "~/models/posts.server";
 import { listOpenReports, openReportsOf, openReportsOfAuthor, reporterEmailsOf, resolveReports } from "~/models/reports.server";

@@ -1,5 +1,5 @@
 import { env } from "~/config/env.server";
-import { APPEAL_STATES, decisionLabel, groundLabel, reasonLabel, type AppealState } from "~/lib/moderation";
+import { APPEAL_STATES, decisionLabel, groundLabel, reasonLabel, type AppealState } from "~/lib/moderation/moderation";
 import { showHiddenControls } from "~/lib/rules";
 import { queueMail, type MailKind } from "~/services/platform/mail-outbox.server";
 

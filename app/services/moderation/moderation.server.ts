@@ -1,4 +1,4 @@
-import { ACCOUNT_ACTIONS, articleCount, MODERATION_MESSAGES, type AccountAction } from "~/lib/moderation";
+import { ACCOUNT_ACTIONS, articleCount, MODERATION_MESSAGES, type AccountAction } from "~/lib/moderation/moderation";
 import { inTransaction } from "~/db/connection.server";
 import { countPostsOf } from "~/models/posts.server";
 import { countActiveAdmins, getUserById, isActiveAdmin, updateUser, type User } from "~/models/users.server";

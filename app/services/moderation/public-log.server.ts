@@ -1,6 +1,6 @@
 import { env } from "~/config/env.server";
-import { formatDate, formatMonth, recentMonths } from "~/lib/dates";
-import { APPEAL_STATES, DECISION_ACTIONS, decisionLabel, groundLabel, pageWindow, type AppealState } from "~/lib/moderation";
+import { formatDate, formatMonth, recentMonths } from "~/lib/time/dates";
+import { APPEAL_STATES, DECISION_ACTIONS, decisionLabel, groundLabel, pageWindow, type AppealState } from "~/lib/moderation/moderation";
 import {
   appealOutcome,
   PUBLIC_LOG_FEED_PATH,
@@ -12,7 +12,7 @@ import {
   UNNAMED_ARTICLE,
   type MonthCount,
   type PublicDecision,
-} from "~/lib/public-log";
+} from "~/lib/moderation/public-log";
 import { SITE_NAME } from "~/lib/site";
 import { escapeXml as xml } from "~/lib/xml";
 import { countDecisions, decisionsInRanges, listPublicDecisions } from "~/models/decisions.server";
@@ -22,7 +22,7 @@ import { etagOf } from "~/services/platform/http-cache.server";
 
 /**
  * The public moderation log: every decision of the moderators, newest
- * first, as anyone may read it (lib/public-log.ts says what it shows and
+ * first, as anyone may read it (lib/moderation/public-log.ts says what it shows and
  * what it never does), and how many there were each month. The page is
  * kept by the page cache; migration 0017's triggers give the data stamp a
  * new value on each decision and each appeal decided, so it is never stale.

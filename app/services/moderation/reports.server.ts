@@ -1,8 +1,8 @@
 import { inTransaction } from "~/db/connection.server";
 import { checkForm, type FieldErrors, formProblem, passageReportSchema, REPORT_FIELDS, reportSchema } from "~/lib/forms";
-import { clipText } from "~/lib/content-text";
-import { MODERATION_MESSAGES, reasonLabel } from "~/lib/moderation";
-import { type PassageFlag, quotedPassage } from "~/lib/passages";
+import { clipText } from "~/lib/text/content-text";
+import { MODERATION_MESSAGES, reasonLabel } from "~/lib/moderation/moderation";
+import { type PassageFlag, quotedPassage } from "~/lib/text/passages";
 import { canModify } from "~/lib/rules";
 import { getPost } from "~/models/posts.server";
 import { insertReport, openPassageReportsOf } from "~/models/reports.server";

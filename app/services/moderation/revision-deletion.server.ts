@@ -1,5 +1,5 @@
 import { inTransaction, sqlite } from "~/db/connection.server";
-import { MODERATION_MESSAGES } from "~/lib/moderation";
+import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
 import { REVISION_PART_LABELS, REVISION_PARTS, type RevisionPart } from "~/lib/revisions";
 import { insertDecision } from "~/models/decisions.server";
 import { getPost } from "~/models/posts.server";

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { env } from "~/config/env.server";
-import { APPEAL_WINDOW_MS, type AppealState, type StatementOfReasons } from "~/lib/moderation";
+import { APPEAL_WINDOW_MS, type AppealState, type StatementOfReasons } from "~/lib/moderation/moderation";
 import { decisionsByIds, listStatementsOf } from "~/models/decisions.server";
 import { listReportsBy } from "~/models/reports.server";
 import { mayAppeal } from "./appeals.server";

@@ -1,4 +1,4 @@
-import { isAccountAction, isReportDecision, REPORT_DECISIONS } from "~/lib/moderation";
+import { isAccountAction, isReportDecision, REPORT_DECISIONS } from "~/lib/moderation/moderation";
 import { showHiddenControls } from "~/lib/rules";
 import { getPost } from "~/models/posts.server";
 import { getUserByEmail, listUsers } from "~/models/users.server";

@@ -3,11 +3,11 @@ import { isTag } from "~/lib/tags";
 import { readSources, type Source } from "~/lib/sources";
 import { countPostsOf, insertPost, updatePost } from "~/models/posts.server";
 import { ensureAuthorWithoutLogin, getUserByEmail } from "~/models/users.server";
-import { excerptOf } from "~/lib/content-text";
+import { excerptOf } from "~/lib/text/content-text";
 import { toStoredContent } from "~/services/articles/content.server";
 import { storeImage } from "~/services/images/images.server";
 import { projectPath } from "~/config/paths.server";
-import { articleCount } from "~/lib/moderation";
+import { articleCount } from "~/lib/moderation/moderation";
 import { logModeration } from "~/services/platform/moderation-log.server";
 import { removePostsOf } from "~/services/articles/posts.server";
 import { seedConflicts } from "~/services/articles/conflicts.server";
@@ -26,7 +26,7 @@ type DemoArticle = {
   tags: string[];
   image: string;
   daysAgo: number;
-  /** When its events happened, as an author would type it (~/lib/periods). */
+  /** When its events happened, as an author would type it (~/lib/time/periods). */
   period?: string;
   edits?: DemoEdit[];
 };

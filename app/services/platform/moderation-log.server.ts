@@ -1,4 +1,4 @@
-import { COMMAND_LINE_ACTOR, type LogAction } from "~/lib/moderation";
+import { COMMAND_LINE_ACTOR, type LogAction } from "~/lib/moderation/moderation";
 import { appendLogEntry } from "~/models/moderation-log.server";
 
 /** Who moderates: an admin on the site, or whoever runs `npm run admin` on the server. */

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { formatDateTime, isoTime } from "~/lib/dates";
+import { formatDateTime, isoTime } from "~/lib/time/dates";
 import { characterCount, HIDDEN_PART_WORDS, REVISION_MESSAGES, type Comparison, type DiffPart, type FieldDiff, type RevisionInfo } from "~/lib/revisions";
 
 /**

@@ -1,7 +1,7 @@
 import { Form, useNavigate } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { listHref } from "~/lib/links";
-import { periodFilterParams, type PeriodFilter } from "~/lib/periods";
+import { periodFilterParams, type PeriodFilter } from "~/lib/time/periods";
 import { PAGE_SIZE } from "~/lib/rules";
 import { SEARCH_MAX_LENGTH } from "~/lib/search";
 

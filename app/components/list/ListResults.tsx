@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { ListLink } from "~/components/ListLink";
-import { PostCard } from "~/components/PostCard";
+import { ListLink } from "~/components/list/ListLink";
+import { PostCard } from "~/components/list/PostCard";
 import { listHref, type ListState } from "~/lib/links";
 import { PAGE_SIZE } from "~/lib/rules";
 import type { PostCard as PostCardData } from "~/lib/types";

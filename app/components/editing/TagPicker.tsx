@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { MAX_TAGS, MESSAGES } from "~/lib/rules";
 import { TAGS } from "~/lib/tags";
-import { CloseIcon } from "./Icons";
+import { CloseIcon } from "~/components/layout/Icons";
 
 type Props = { initial: string[]; invalid: boolean; errorId: string };
 

@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
-import { DECISION_REASON_MAX_LENGTH } from "~/lib/moderation";
+import { DECISION_REASON_MAX_LENGTH } from "~/lib/moderation/moderation";
 import { HIDDEN_PART_WORDS, REVISION_PART_LABELS, REVISION_PARTS, type RevisionHiding, type RevisionPart } from "~/lib/revisions";
-import { FormError } from "./Messages";
+import { FormError } from "~/components/forms/Messages";
 
 /** What an admin asked to erase, sent back for the second step (without JavaScript too): erasing cannot be undone. */
 export type EraseToConfirm = { revisions: string[]; parts: RevisionPart[]; reason: string };

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { listHref } from "~/lib/links";
-import { centuryLabel, PERIOD_YEAR_LIMIT, type PeriodFilter as Filter } from "~/lib/periods";
+import { centuryLabel, PERIOD_YEAR_LIMIT, type PeriodFilter as Filter } from "~/lib/time/periods";
 import { PAGE_SIZE } from "~/lib/rules";
 
 type Props = { period: Filter | null; centuries: number[]; tag: string | null; q: string };
@@ -8,7 +8,7 @@ type Props = { period: Filter | null; centuries: number[]; tag: string | null; q
 /**
  * The list's filter by time: a century of those that have articles, or a
  * range of years (negative before Christ). A plain GET form, keeping the
- * tag and the search; the server reads and checks it (~/lib/periods readPeriodFilter).
+ * tag and the search; the server reads and checks it (~/lib/time/periods readPeriodFilter).
  */
 export function PeriodFilter({ period, centuries, tag, q }: Props) {
   const century = period && "century" in period ? period.century : null;

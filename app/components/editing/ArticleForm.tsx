@@ -4,13 +4,13 @@ import { DRAFT_MESSAGES, formIntent } from "~/lib/drafts";
 import { DRAFT_FIELDS, draftSchema, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
 import { CONTENT_MAX_LENGTH, MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { ContentHint } from "./ContentHint";
-import { Field, SummaryField } from "./Field";
+import { Field, SummaryField } from "~/components/forms/Field";
 import { ImagePicker } from "./ImagePicker";
 import { PeriodField } from "./PeriodField";
-import { FormError } from "./Messages";
+import { FormError } from "~/components/forms/Messages";
 import { SourcesField } from "./SourcesField";
 import { TagPicker } from "./TagPicker";
-import { useFormCheck } from "./useFormCheck";
+import { useFormCheck } from "~/components/forms/useFormCheck";
 
 export type ArticleFormValues = {
   title: string;

@@ -1,8 +1,8 @@
 import { Form } from "@remix-run/react";
 import { CONFLICT_NAME_MAX_LENGTH, CONFLICT_SUMMARY_MAX_LENGTH, type Conflict, type ConflictField, type ConflictValues } from "~/lib/conflicts";
-import { PERIOD_MAX_LENGTH } from "~/lib/periods";
+import { PERIOD_MAX_LENGTH } from "~/lib/time/periods";
 import { TAGS } from "~/lib/tags";
-import { FormError } from "./Messages";
+import { FormError } from "~/components/forms/Messages";
 
 /** A refused form: which entry (null: the new one), why, the fields to mark and what was typed. */
 export type ConflictRefusal = { id: number | null; error: string; invalid: ConflictField[]; values: ConflictValues | null };

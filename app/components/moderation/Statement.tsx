@@ -1,8 +1,8 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { formatDate, formatDateTime, isoTime } from "~/lib/dates";
-import { APPEAL_MAX_LENGTH, APPEAL_STATES, decisionLabel, groundLabel, type StatementOfReasons } from "~/lib/moderation";
-import { FormError } from "./Messages";
+import { formatDate, formatDateTime, isoTime } from "~/lib/time/dates";
+import { APPEAL_MAX_LENGTH, APPEAL_STATES, decisionLabel, groundLabel, type StatementOfReasons } from "~/lib/moderation/moderation";
+import { FormError } from "~/components/forms/Messages";
 
 
 /**

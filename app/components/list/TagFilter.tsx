@@ -1,10 +1,10 @@
 import { Link } from "@remix-run/react";
 import { listHref } from "~/lib/links";
-import type { PeriodFilter } from "~/lib/periods";
+import type { PeriodFilter } from "~/lib/time/periods";
 import { PAGE_SIZE } from "~/lib/rules";
 import { TAGS } from "~/lib/tags";
-import { CloseIcon, FilterIcon } from "./Icons";
-import { useDismissable } from "./useDismissable";
+import { CloseIcon, FilterIcon } from "~/components/layout/Icons";
+import { useDismissable } from "~/components/layout/useDismissable";
 import { useFollowLink } from "./useFollowLink";
 
 /** `q`, `period`: a search and a period in progress, which picking a tag narrows (and removing the filter keeps). */

@@ -1,4 +1,4 @@
-import { formatDateTime, isoTime } from "~/lib/dates";
+import { formatDateTime, isoTime } from "~/lib/time/dates";
 import type { EditConflict as Conflict } from "~/lib/revisions";
 import { TextChanges } from "./RevisionComparison";
 

@@ -1,11 +1,11 @@
 import { Form, Link } from "@remix-run/react";
-import { formatDateTime, isoTime } from "~/lib/dates";
+import { formatDateTime, isoTime } from "~/lib/time/dates";
 import type { ReactNode } from "react";
 import { HIDDEN_PART_WORDS, REVISION_MESSAGES, type RevisionContent } from "~/lib/revisions";
 import { HiddenNote } from "./RevisionModeration";
-import { PostTags } from "./PostTags";
-import { PostText } from "./PostText";
-import { ResponsiveImage } from "./ResponsiveImage";
+import { PostTags } from "~/components/articles/PostTags";
+import { PostText } from "~/components/articles/PostText";
+import { ResponsiveImage } from "~/components/articles/ResponsiveImage";
 
 type Props = {
   post: { id: string; title: string };

@@ -1,10 +1,10 @@
 import { useState } from "react";
-import { PERIOD_MAX_LENGTH, periodUnderstood } from "~/lib/periods";
+import { PERIOD_MAX_LENGTH, periodUnderstood } from "~/lib/time/periods";
 
 type Props = { defaultValue?: string; invalid?: boolean; errorId: string };
 
 /**
- * When the article's events happened (~/lib/periods): the create and edit
+ * When the article's events happened (~/lib/time/periods): the create and edit
  * forms' field. It says what it understood, rendered by the server for the
  * value it shows and, with JavaScript, as the author types; why it cannot
  * is the form's error, from the same parser on the server.

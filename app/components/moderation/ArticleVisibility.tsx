@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { ReasonField } from "./ReportQueue";
-import { FormError } from "./Messages";
+import { FormError } from "~/components/forms/Messages";
 
 /** Above a hidden article, for the only ones who still see it: its author (with the way to the statement of reasons) and admins. */
 export function HiddenNotice({ own }: { own: boolean }) {

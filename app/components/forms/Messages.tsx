@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { formatDate, isoTime } from "~/lib/dates";
+import { formatDate, isoTime } from "~/lib/time/dates";
 
 /** What a page says after a change went through. */
 export function Notice({ text }: { text: string | null | undefined }) {

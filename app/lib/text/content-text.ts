@@ -1,6 +1,6 @@
 /** Plain text of stored article content: for the cards' excerpts and for search. */
 import { BLOCK_TAGS, isBlockTag } from "./article-markup";
-import { CITATION_MARKER } from "./sources";
+import { CITATION_MARKER } from "~/lib/sources";
 
 const TAG = /<[^>]*>/g;
 /** A marker citing a source ([1]) with the space before it: "Prahe [2]." reads "Prahe.". */

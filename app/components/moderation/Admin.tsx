@@ -1,5 +1,5 @@
 import { NavLink } from "@remix-run/react";
-import { formatDateTime, isoTime } from "~/lib/dates";
+import { formatDateTime, isoTime } from "~/lib/time/dates";
 import { showHiddenControls } from "~/lib/rules";
 
 /** The admin pages' own navigation. */

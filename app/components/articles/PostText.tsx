@@ -1,4 +1,4 @@
-import { passagesHtml, splitPassages } from "~/lib/passages";
+import { passagesHtml, splitPassages } from "~/lib/text/passages";
 import { linkCitations, type Source } from "~/lib/sources";
 import { PostSources } from "./PostSources";
 

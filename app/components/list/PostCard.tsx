@@ -3,8 +3,8 @@ import { cardId, postHref, type ListState } from "~/lib/links";
 import type { PostCard as PostCardData } from "~/lib/types";
 import { cardColourClass } from "~/lib/rules";
 import { highlight as highlightWords } from "~/lib/search";
-import { PostPeriod } from "./PostPeriod";
-import { ResponsiveImage } from "./ResponsiveImage";
+import { PostPeriod } from "~/components/articles/PostPeriod";
+import { ResponsiveImage } from "~/components/articles/ResponsiveImage";
 
 /** Card image widths: the grid has 2 columns from 600 px, 3 from 896 px (max 1200 px). */
 const CARD_SIZES = "(min-width: 1232px) 376px, (min-width: 896px) calc((100vw - 5rem) / 3), calc((100vw - 3.5rem) / 2)";

@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
-import { FormError } from "./Messages";
-import { formatDateTime, isoTime } from "~/lib/dates";
-import { DECISION_ACTIONS, DECISION_REASON_MAX_LENGTH, decisionLabel, groundLabel, reasonLabel, REPORT_DECISIONS } from "~/lib/moderation";
+import { FormError } from "~/components/forms/Messages";
+import { formatDateTime, isoTime } from "~/lib/time/dates";
+import { DECISION_ACTIONS, DECISION_REASON_MAX_LENGTH, decisionLabel, groundLabel, reasonLabel, REPORT_DECISIONS } from "~/lib/moderation/moderation";
 import { showHiddenControls } from "~/lib/rules";
 
 type QueuedReport = { id: number; reason: string; note: string; paragraph: number | null; passage: string; createdAt: number; reporterName: string };

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { passageAnchor, type PassageFlag } from "~/lib/passages";
+import { passageAnchor, type PassageFlag } from "~/lib/text/passages";
 
 /**
  * Above the edit form's text, the open "Zdroj?" flags readers left on the
