@@ -6,10 +6,21 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 /**
+ * The services' capabilities, top to bottom (app/services/<capability>/):
+ * each imports only itself and those below it, never one above; the
+ * platform floor, at the bottom, every one may use. Operations (start-up,
+ * demo, backup, health, the admin command) use everything; deleting an
+ * account removes its articles and reports; a moderation decision hides or
+ * deletes articles; articles carry images.
+ */
+export const CAPABILITIES = ["operations", "accounts", "moderation", "articles", "images", "platform"];
+
+/**
  * The layers import only downwards (docs/architecture.md):
  * routes → services → models → db → config, with lib usable from anywhere
- * and importing none of them. Each folder lists what it may import; inside
- * app/ a folder is named by its `~/` path, never reached with `../`.
+ * and importing none of them; components import only lib and components.
+ * Each folder lists what it may import; inside app/ a folder is named by its
+ * `~/` path, never reached with `../`.
  */
 const LAYERS = {
   "app/lib/**": ["lib"],
@@ -17,10 +28,16 @@ const LAYERS = {
   "app/config/**": ["lib", "config"],
   "app/db/**": ["lib", "config", "db"],
   "app/models/**": ["lib", "config", "db", "models"],
-  "app/services/**": ["lib", "config", "db", "models", "services"],
+  ...Object.fromEntries(
+    CAPABILITIES.map((capability, at) => [
+      `app/services/${capability}/**`,
+      ["lib", "config", "db", "models", ...CAPABILITIES.slice(at).map((below) => `services/${below}`)],
+    ]),
+  ),
 };
 
 function layerRule(files, allowed) {
+  const capabilities = files.startsWith("app/services/") ? ` (capabilities import only those below them: ${CAPABILITIES.join(" → ")})` : "";
   return {
     files: [files],
     rules: {
@@ -28,7 +45,7 @@ function layerRule(files, allowed) {
         "error",
         {
           patterns: [
-            { regex: `^~/(?!(${allowed.join("|")})/)`, message: `${files} may import only ~/{${allowed.join(",")}}: the layers import downwards.` },
+            { regex: `^~/(?!(${allowed.join("|")})/)`, message: `${files} may import only ~/{${allowed.join(",")}}: the layers import downwards${capabilities}.` },
             // The shared tag list is the one file outside app/ the app reads.
             { regex: "^(\\./)*\\.\\./(?!\\.\\./public/)", message: "Name another folder of app/ by its ~/ path." },
             // The data stamp is the page cache's, asked through the server interface only.
