@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import {
   Form,
   isRouteErrorResponse,
@@ -13,63 +12,38 @@ import {
   useSubmit,
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { ContentHint } from "~/components/editing/ContentHint";
-import { EditConflict } from "~/components/history/EditConflict";
-import { SummaryField } from "~/components/forms/Field";
-import { BackIcon } from "~/components/layout/Icons";
-import { ListLink } from "~/components/list/ListLink";
-import { PassageFlags } from "~/components/editing/PassageFlags";
 import { ArticleBody } from "~/components/articles/ArticleBody";
-import { ArticleForm } from "~/components/editing/ArticleForm";
 import { ArticlePreview } from "~/components/articles/ArticlePreview";
-import { ArticleVisibility, HiddenNotice } from "~/components/moderation/ArticleVisibility";
-import { FormError } from "~/components/forms/Messages";
-import { PeriodField } from "~/components/editing/PeriodField";
 import { PeriodNeighbours } from "~/components/articles/PeriodNeighbours";
 import { PostPeriod } from "~/components/articles/PostPeriod";
-import { SourcesField } from "~/components/editing/SourcesField";
 import { ResponsiveImage } from "~/components/articles/ResponsiveImage";
-import { formatDate, isoTime } from "~/lib/time/dates";
-import type { ArticlePreview as Preview } from "~/lib/drafts";
+import { ArticleForm } from "~/components/editing/ArticleForm";
+import { ContentHint } from "~/components/editing/ContentHint";
+import { PassageFlags } from "~/components/editing/PassageFlags";
+import { PeriodField } from "~/components/editing/PeriodField";
+import { SourcesField } from "~/components/editing/SourcesField";
+import { SummaryField } from "~/components/forms/Field";
+import { FormError } from "~/components/forms/Messages";
+import { EditConflict } from "~/components/history/EditConflict";
+import { BackIcon } from "~/components/layout/Icons";
+import { ListLink } from "~/components/list/ListLink";
+import { ArticleVisibility, HiddenNotice } from "~/components/moderation/ArticleVisibility";
+import { ReasonField } from "~/components/moderation/ReportQueue";
+import { errorSummary } from "~/lib/errors";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
-import { ReasonField } from "~/components/moderation/ReportQueue";
-import { editCount, type EditConflict as EditConflictData } from "~/lib/revisions";
-import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH, typedFields, typedText } from "~/lib/rules";
-import { passageReportHref } from "~/lib/text/passages";
+import { editCount } from "~/lib/revisions";
+import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
-import { isoPeriod, storedPeriod } from "~/lib/time/periods";
 import { sourcesToTyped } from "~/lib/sources";
-import { countRevisions } from "~/models/revisions.server";
-import { errorSummary } from "~/lib/errors";
+import { passageReportHref } from "~/lib/text/passages";
+import { formatDate, isoTime } from "~/lib/time/dates";
+import { isoPeriod, storedPeriod } from "~/lib/time/periods";
 import type { loader as rootLoader } from "~/root";
-import { env } from "~/config/env.server";
-import { retryAfter } from "~/services/platform/concurrency.server";
-import { answerEditForm, answerEditFormOfGoneArticle } from "~/services/articles/drafts.server";
-import { readForm } from "~/services/platform/forms.server";
-import { changeVisibility, HIDDEN_PAGE_HEADERS, isVisibilityIntent } from "~/services/moderation/hidden-articles.server";
-import { deletePostAsModerator } from "~/services/moderation/moderation-decisions.server";
-import { passageFlagsFor } from "~/services/moderation/reports.server";
-import { articleNeighbours } from "~/services/articles/timeline.server";
-import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/articles/posts.server";
-import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
-import type { CurrentUser } from "~/lib/types";
-import { getCurrentUser } from "~/services/platform/session.server";
+import { articlePage, changeArticle } from "./posts.$postId.server";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
-  const user = await getCurrentUser(request);
-  const post = readablePost(params.postId ?? "", user);
-  if (!post) throw data(null, { status: 404 });
-  const { searchParams } = new URL(request.url);
-  const { tag, limit, q, period } = readListState(searchParams);
-  // Hidden: only its author and admins get here (readablePost); nothing may keep or index their page.
-  const hidden = post.hiddenAt !== null ? { own: user?.id === post.authorId } : null;
-  // The open "Zdroj?" flags of its passages, on the edit form of whoever may edit it.
-  const flags = searchParams.has("edit") ? passageFlagsFor(user, post) : [];
-  // Revision 1 is the article as published: the edits are the revisions after it.
-  const neighbours = articleNeighbours(post);
-  const page = { post, list: { tag, limit, q, period }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, hidden, flags, neighbours };
-  return hidden ? data(page, { headers: HIDDEN_PAGE_HEADERS }) : page;
+  return articlePage(request, params.postId ?? "");
 }
 
 /** The loader's headers (a hidden article's) on the document too: Remix sends a route's headers only through this export. */
@@ -79,101 +53,9 @@ export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
   return headers;
 };
 
-/**
- * Save or delete the article (its author or an admin; the posts service
- * decides). Without `confirm=yes` a delete answers with the confirmation
- * step (the no-JavaScript path).
- */
+/** Save, delete, keep as a draft, preview, hide or show the article (changeArticle, in posts.$postId.server.ts). */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await getCurrentUser(request);
-  const permission = mayChangePost(user, params.postId ?? "");
-  if (!permission.ok && permission.status === 404) return keptFromGoneArticle(user, request);
-  if (!permission.ok) return refused(permission);
-  const form = await readForm(request);
-  const url = new URL(request.url);
-  const intent = form.get("intent");
-  // An admin hides the article or shows it again (hidden-articles.server.ts refuses anyone else).
-  if (isVisibilityIntent(intent)) {
-    const decided = await ifStorageFails(() => changeVisibility(permission.user, permission.post.id, intent, form), (fault) => asRefusal(onForm(fault)));
-    if (decided.ok) return redirect(`${url.pathname}${url.search}`, 303);
-    // Not an admin (the author): there is no form to show again.
-    if (decided.status === 403) return data({ ...NOTHING_TO_SHOW, error: decided.error }, { status: 403 });
-    const visibility = { error: decided.error, reason: typedText(String(form.get("reason") ?? "")) };
-    return data({ ...NOTHING_TO_SHOW, visibility }, { status: decided.status, headers: retryAfter(decided.status) });
-  }
-  if (intent === "delete" && form.get("confirm") !== "yes") return { ...NOTHING_TO_SHOW, confirmDelete: true };
-  // An admin deleting someone else's article decides: with a reason, the author's statement of reasons (its reports upheld with it).
-  if (intent === "delete" && permission.user.id !== permission.post.authorId) {
-    const decided = await ifStorageFails(() => deletePostAsModerator(permission.user, permission.post.id, form), (fault) => asRefusal(onForm(fault)));
-    if (decided.ok) return redirect(listHref(readListState(url.searchParams)), 303);
-    const deleteRefused = { error: decided.error, reason: typedText(String(form.get("reason") ?? "")) };
-    return data({ ...NOTHING_TO_SHOW, confirmDelete: true, deleteRefused }, { status: decided.status, headers: retryAfter(decided.status) });
-  }
-  // A pending edit kept as a draft, or previewed: the article stays as readers see it.
-  if (intent === "draft" || intent === "preview") {
-    const answer = await answerEditForm(permission, form, intent);
-    if (!answer.ok) return refused(answer, editedValues(form));
-    if ("redirect" in answer) return redirect(answer.redirect, 303);
-    return { ...NOTHING_TO_SHOW, values: editedValues(form), preview: answer.preview };
-  }
-  const result = await ifStorageFails(
-    async () => (intent === "delete" ? await removePost(permission) : intent === "save" ? await savePost(permission, form) : null),
-    (fault) => refusal(fault.status, (intent === "save" ? onForm(fault) : fault).error),
-  );
-  if (!result) return data(NOTHING_TO_SHOW, { status: 400 });
-  // A refused edit shows the form again as it was typed.
-  if (!result.ok) return refused(result, intent === "save" ? editedValues(form) : null);
-  if (intent === "delete") return redirect(listHref(readListState(url.searchParams)), 303);
-  url.searchParams.delete("edit");
-  return redirect(`${url.pathname}${url.search}`, 303);
-}
-
-/**
- * The edit form sent to an article that is gone (deleted while it was
- * open; hidden from this reader, or never there, look the same): what a
- * signed-in reader typed and saved, kept or previewed becomes a new
- * article's draft, shown with its message (303). Refused by the draft
- * rules, it answers 404 with the text for the error page to give back
- * (with JavaScript the edit form stays, with the message and the text).
- */
-async function keptFromGoneArticle(user: CurrentUser | null, request: Request) {
-  // The edit form is urlencoded; anything else (or unreadable) is answered as before it was read.
-  const urlencoded = request.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded");
-  const form = user && urlencoded ? await readForm(request).catch(() => null) : null;
-  if (!user || !form) throw data(null, { status: 404 });
-  const intent = form.get("intent");
-  // Only the edit form's own buttons (it always carries the revision it was opened at); anything else gets the plain 404.
-  if ((intent !== "save" && intent !== "draft" && intent !== "preview") || !form.has("baseRevision")) throw data(null, { status: 404 });
-  const kept = await answerEditFormOfGoneArticle(user, form);
-  if (kept.ok && "redirect" in kept) return redirect(kept.redirect, 303);
-  return data({ ...NOTHING_TO_SHOW, error: kept.ok ? null : kept.error, values: editedValues(form), gone: true }, { status: 404 });
-}
-
-/** What a refused edit shows again, with the revision its form was opened at (a stale one's answer is based on the current). */
-type EditedValues = { title: string; content: string; sources: string; period: string; summary: string; baseRevision: string };
-
-const NOTHING_TO_SHOW = {
-  error: null,
-  confirmDelete: false,
-  invalid: [] as PostField[],
-  values: null as EditedValues | null,
-  conflict: null as EditConflictData | null,
-  preview: null as Preview | null,
-  /** A refused hide or restore: why, and the reason as typed. */
-  visibility: null as { error: string; reason: string } | null,
-  /** An admin's refused delete of someone else's article (a reason is required): why, and the reason as typed. */
-  deleteRefused: null as { error: string; reason: string } | null,
-  /** The edit form of an article deleted meanwhile whose text could not be kept as a draft: the error page gives it back. */
-  gone: false,
-};
-
-function editedValues(form: FormData): EditedValues {
-  return typedFields(form, ["title", "content", "sources", "period", "summary", "baseRevision"]);
-}
-
-function refused({ status, error, invalid, conflict }: PostRefusal, values: EditedValues | null = null) {
-  if (values && conflict) values.baseRevision = String(conflict.base);
-  return data({ ...NOTHING_TO_SHOW, error, invalid, values, conflict: conflict ?? null }, { status, headers: retryAfter(status) });
+  return changeArticle(request, params.postId ?? "");
 }
 
 export default function PostOverlay() {
