@@ -9,8 +9,8 @@
 // rest of a 256 MB container is for what this test does not do: the
 // costliest allowed image, full caches), and memory does not grow from round to round.
 // --replicated: through the image's start command with Litestream replicating
-// to a folder beside it (both processes counted; the README gives such a
-// container 320 MB).
+// to a folder beside it (both processes counted; docs/operations.md gives
+// such a container 320 MB).
 import Database from "better-sqlite3";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
-// What the largest articles the rules allow cost (README: "Articles and
-// images", "Following the site"): on disk, a new article, a revision, an
+// What the largest articles the rules allow cost (docs/limits-and-security.md,
+// "What an article may cost on disk"; docs/reading.md): on disk, a new article, a revision, an
 // account's hour of publishing and editing, a draft; on the wire, the
 // feeds. Builds a site with the demo articles in a temporary folder from the
 // built server (run `npm run build` first):  npm run measure-storage

@@ -59,7 +59,7 @@ config=scripts/litestream.yml
 keys="LITESTREAM_ACCESS_KEY_ID LITESTREAM_SECRET_ACCESS_KEY AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY"
 server_without_keys="env$(printf ' -u %s' $keys) $server"
 
-# A read-only replica (README: "Past one box") serves the replica's latest
+# A read-only replica (docs/operations.md, "Past one box") serves the replica's latest
 # copy, restored afresh at each start, and never replicates: its own history
 # would be written over the primary's. Any value but off/false/0 counts here
 # (never replicate by mistake); the server then refuses one it does not know.

@@ -25,7 +25,7 @@ export type Env = {
   contactEmail: string | undefined;
   /** Litestream replicates the database and does its checkpoints (scripts/serve.sh says so). */
   litestreamReplicating: boolean;
-  /** A replica (README: "Past one box"): serves a copy of the database and writes nothing to it. */
+  /** A replica (docs/operations.md, "Past one box"): serves a copy of the database and writes nothing to it. */
   readOnly: boolean;
   /** Images in S3-compatible object storage instead of `uploadsDir`, when set. */
   imageBucket: ImageBucket | undefined;

@@ -5,8 +5,8 @@
  * percent-encoded — so in UTF-8, as SQLite keeps text, a character takes at
  * most 3 bytes (one outside ASCII 2 or 3, a pair of surrogates 4 for its
  * two; JSON's `\"` and `\\` 2). The text alone is bounded in bytes
- * (CONTENT_STORED_MAX_BYTES). The README's figures ("Articles and images",
- * "Following the site") are made of these, and tests hold the database and
+ * (CONTENT_STORED_MAX_BYTES). The figures of docs/limits-and-security.md
+ * ("What an article may cost on disk") and docs/reading.md are made of these, and tests hold the database and
  * the feeds to them.
  */
 import { PERIOD_MAX_LENGTH } from "~/lib/time/periods";

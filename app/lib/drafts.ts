@@ -1,4 +1,4 @@
-/** Drafts and previews: their bounds and messages, shared by the browser and the server (README: "Limits"). */
+/** Drafts and previews: their bounds and messages, shared by the browser and the server (docs/limits-and-security.md, "Limits"). */
 import type { Source } from "./sources";
 
 /** Drafts one account may keep at once: the account page lists them all. */

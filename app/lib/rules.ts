@@ -69,7 +69,7 @@ export const BODY_MESSAGES = {
   unreadable: "Formulár sa nepodarilo prečítať. Skúste ho, prosím, odoslať znova.",
 } as const;
 
-/** Faults of the server's storage, said in words a reader understands (README: "When something fails"). */
+/** Faults of the server's storage, said in words a reader understands (docs/operations.md, "When something fails"). */
 export const FAULT_MESSAGES = {
   diskFull: "Na serveri práve dochádza miesto, preto sa obrázok nedá uložiť. Váš text zostal vo formulári; obrázok vyberte znova o chvíľu.",
   /** The database or the image folder has no room left (507). */
@@ -179,7 +179,7 @@ export function utf8Length(text: string): number {
 export const CONTENT_MAX_TAGS = 2_000;
 export const CONTENT_MAX_DEPTH = 20;
 
-/** What one account may do (README: "Limits"): new articles, images sent to the decoder (a refused form's included), saved edits, reports, new names. */
+/** What one account may do (docs/limits-and-security.md, "Limits"): new articles, images sent to the decoder (a refused form's included), saved edits, reports, new names. */
 export const QUOTAS = {
   postsPerHour: 10,
   postsPerDay: 30,

@@ -1,4 +1,4 @@
-/** Facts about the site shown in its chrome (its owner's profiles and contact are settings: README, "Configuration"). */
+/** Facts about the site shown in its chrome (its owner's profiles and contact are settings: README, "Settings"). */
 export const SITE_NAME = "Dejiny";
 export const TAGLINE = "Učíme históriu, nie mýty";
 export const SITE_DESCRIPTION =

@@ -109,7 +109,7 @@ export async function register(request: Request, form: FormData, clientAddress: 
   const user = createAccount({ displayName, email, passwordHash });
   // This tells whoever asks that the e-mail has an account: registration signs the new account in at once,
   // which nobody could miss, so an answer that hid it would still tell. It costs a password hash, and the
-  // registrations of one address (an IPv6 client's /64) are limited (README: "Security").
+  // registrations of one address (an IPv6 client's /64) are limited (docs/decisions/registration-tells-taken-email.md).
   if (!user) return fail(400, ACCOUNT_MESSAGES.emailTaken, ["email"]);
   return trustDevice(await startSession(request, user.id, form.get("remember") === "on", safeRedirect(form.get("redirectTo"))), request, user.id);
 }

@@ -1,5 +1,5 @@
 // npm run bench — throughput, latency and memory of the production server, and
-// the page weight of /posts on a phone.
+// the page weight of /posts on a phone (docs/performance.md says how to read it).
 //
 // For each database size N (default 1,000 and 100,000 generated posts) it builds
 // a fresh data folder (schema from the app's own migrations, posts inserted with
@@ -10,7 +10,9 @@
 // signed in, with /healthz (the framework's floor). It prints one markdown
 // table per N (with the history and a comparison of an article given 200
 // revisions through the posts model), a 100k-vs-1k flat-cost check, the page weight of /posts at
-// 375×812 (Chromium, JavaScript off, then on), and writes bench-results.json.
+// 375×812 (Chromium, JavaScript off, then on), and writes the results:
+// docs/performance-results.md (markdown, the committed figures) and
+// bench-results.json beside the run's data.
 //
 //   npm run bench
 //   npm run bench -- --sizes 1000 --duration 3      # a quick run
@@ -18,9 +20,11 @@
 //   npm run bench -- --sizes 1000 --only images      # or the rows whose label has this text
 //   options: --sizes 1000,100000  --duration 10  --warmup 3  --connections 50  --keep
 //            --only a,b (groups: anonymous, visitor, assets, signed-in, search, history, timeline; or parts of labels)
+//            --results FILE  where the markdown goes (default docs/performance-results.md; with --only,
+//                            a file beside the run's data, so that a partial run leaves the committed figures alone)
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { dataPaths, ensureBuild, projectRoot, registerUser, startAppServer } from "./lib/app-server.js";
@@ -30,14 +34,14 @@ import { measure } from "./lib/load.js";
 import { measurePageWeight } from "./lib/page-weight.js";
 import { COMMON_TAG, insertPosts, RARE_TAG, seededRandom } from "./lib/posts.js";
 import { onCleanup, removeOnCleanup, runAll } from "./lib/processes.js";
-import { flatCostLines, goalLines, loadTable, weightTable } from "./lib/report.js";
+import { flatCostLines, goalLines, loadTable, resultsMarkdown, weightTable } from "./lib/report.js";
 
 const IMAGE_POOL_SIZE = 20;
 const SEARCH_CONNECTIONS = 10;
 const HISTORY_CONNECTIONS = 10;
 /** What a browser sends for a script. */
 const BROTLI = { "accept-encoding": "gzip, deflate, br, zstd" };
-/** The revisions of the article whose history is measured (the issue's case: p99 under 50 ms at 10 connections). */
+/** The revisions of the article whose history is measured (its target: p99 under 50 ms at 10 connections). */
 const REVISIONS = 200;
 const PAGE_SIZE = 9; // cards per list page (app/lib/rules.ts)
 
@@ -50,6 +54,7 @@ function readOptions() {
       connections: { type: "string", default: "50" },
       only: { type: "string", default: "" },
       keep: { type: "boolean", default: false },
+      results: { type: "string" },
     },
   });
   const positive = (name, value) => {
@@ -64,6 +69,7 @@ function readOptions() {
     connections: positive("connections", values.connections),
     only: values.only.split(",").map((part) => part.trim()).filter(Boolean),
     keep: values.keep,
+    results: values.results,
   };
 }
 
@@ -125,7 +131,7 @@ function targets({ server, ceiling, ceilingWithHeaders, ceilingOfLongList, ceili
     { path: `/posts?tag=${RARE_TAG}`, cards: Math.min(PAGE_SIZE, data.tagCounts[RARE_TAG]) },
     { path: "/posts?limit=90", cards: Math.min(90, data.size) },
   ];
-  // Searches at the connections the issue names. The same search again is served from the page cache
+  // Searches at 10 connections, as the search target is set. The same search again is served from the page cache
   // (as the lists are); a new search every request measures the index and the rendering.
   const searches = [
     { path: "/posts?q=kremnici", label: "/posts?q=kremnici (a place, ~10 %)" },
@@ -169,7 +175,7 @@ function targets({ server, ceiling, ceilingWithHeaders, ceilingOfLongList, ceili
 }
 
 /**
- * Time as a way in (issue 25): the timeline from its start, from a century and after an article
+ * Time as a way in: the timeline from its start, from a century and after an article
  * (kept pages), a page after a new place each request (rendered each time), the list filtered by a
  * century, and by a new range of years each request (rendered each time: the cost of the index
  * range and the rendering). The article page's row (/posts/:id) carries its neighbours in time.
@@ -191,7 +197,7 @@ function timelinePages({ samplePost }) {
   ];
 }
 
-/** The rest of what a visitor can ask for with a GET (issue 24, goal 1): forms, feeds, the sitemap, plain files, the logs. */
+/** The rest of what a visitor can ask for with a GET (target 1): forms, feeds, the sitemap, plain files, the logs. */
 function visitorPages({ samplePost }) {
   return [
     { path: "/signinsignup" },
@@ -276,7 +282,7 @@ function printResults(results, options) {
   for (const result of results) {
     console.log(`\n### N = ${result.size.toLocaleString("en-US")} posts (${options.duration} s after ${options.warmup} s warm-up)\n`);
     console.log(loadTable(result));
-    console.log(`\nIssue 24's goals (memory, goal 5: npm run load-test):\n${goalLines(result).join("\n")}`);
+    console.log(`\nTargets (memory: npm run load-test):\n${goalLines(result).join("\n")}`);
     console.log(`\nServer peak RSS: ${result.peakRssMb.toFixed(0)} MB. Ceiling body: ${result.ceilingBodyBytes} bytes (gzip; /posts?limit=90: ${result.longListBodyBytes}). Start with search indexing: ${result.startSeconds.toFixed(1)} s.`);
   }
   if (results.length > 1) {
@@ -292,11 +298,34 @@ function printResults(results, options) {
   }
 }
 
+/** The code measured: the commit, and whether the work tree differed from it. */
+function commitMeasured() {
+  const git = (...args) => execFileSync("git", args, { cwd: projectRoot, encoding: "utf8" }).trim();
+  try {
+    const changed = git("status", "--porcelain", "--untracked-files=no") !== "";
+    return `commit ${git("rev-parse", "--short=12", "HEAD")}${changed ? " with uncommitted changes" : ""}`;
+  } catch {
+    return "not a git checkout";
+  }
+}
+
+/** The machine, as far as it tells the figures apart: CPU, cores, Node, and how busy it was. */
+function machineMeasured(loadBefore) {
+  const cores = cpus();
+  const load = (values) => values.map((value) => value.toFixed(1)).join(" / ");
+  return (
+    `${cores.length} × ${cores[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}; ` +
+    `load average (1 / 5 / 15 min) ${load(loadBefore)} at the start, ${load(loadavg())} at the end`
+  );
+}
+
 await runAll(async () => {
   const options = readOptions();
   ensureBuild();
+  const loadBefore = loadavg();
   const workDir = mkdtempSync(path.join(tmpdir(), "dejiny-bench-"));
   const resultsFile = path.join(workDir, "bench-results.json");
+  const markdownFile = path.resolve(options.results ?? (options.only.length > 0 ? path.join(workDir, "performance-results.md") : path.join(projectRoot, "docs/performance-results.md")));
   // The folder outlives the run only to hold the results (or everything, with --keep).
   onCleanup(() => {
     if (!options.keep && !existsSync(resultsFile)) rmSync(workDir, { recursive: true, force: true });
@@ -311,6 +340,8 @@ await runAll(async () => {
     results.push(await benchSize(size, { workDir, pool, options, withPageWeight: i === 0 && (options.only.length === 0 || options.only.includes("anonymous")) }));
   }
   writeFileSync(resultsFile, JSON.stringify({ date: new Date().toISOString(), options, results }, null, 2));
+  const command = ["npm run bench", ...(process.argv.length > 2 ? ["--", ...process.argv.slice(2)] : [])].join(" ");
+  writeFileSync(markdownFile, resultsMarkdown(results, options, { command, commit: commitMeasured(), machine: machineMeasured(loadBefore) }));
   printResults(results, options);
-  console.log(`\nResults: ${resultsFile}`);
+  console.log(`\nResults: ${markdownFile} (markdown), ${resultsFile} (JSON)`);
 });

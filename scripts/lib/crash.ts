@@ -15,7 +15,7 @@ export type ImageFiles = { env: Record<string, string>; list: (server: RunningSe
 /** The default: the server's uploads folder. */
 const FOLDER: ImageFiles = { env: {}, list: async (server) => (existsSync(server.uploadsDir) ? readdirSync(server.uploadsDir) : []) };
 
-/** Below the limit of new articles per account and hour (README: "Limits"). */
+/** Below the limit of new articles per account and hour (docs/limits-and-security.md, "Limits"). */
 const ARTICLES_PER_ACCOUNT = 10;
 
 export type CrashReport = { rounds: number; acknowledged: number; attempted: number; orphansRemoved: number };

@@ -9,7 +9,7 @@ import sharp from "sharp";
 import { Client, registerUser } from "./client";
 import { makePng, padTo, type PngShape } from "./images";
 
-/** The whole server stays under the container's 256 MB with 16 MB to spare (README: "What one image may cost"). */
+/** The whole server stays under the container's 256 MB with 16 MB to spare (docs/limits-and-security.md, "What one image may cost"). */
 export const RSS_BUDGET_MB = 240;
 /** Longest one image may keep the decoder busy, measured from the client (upload included). */
 export const HOLD_BUDGET_MS = 8_000;
@@ -32,8 +32,8 @@ const jpeg = (name: string, { width, height, progressive = false, subsampling = 
 });
 
 /**
- * The largest allowed image of each shape (README: "What one image may
- * cost"): the most pixels the cost rule lets through, in a file under 2 MB.
+ * The largest allowed image of each shape (docs/limits-and-security.md,
+ * "What one image may cost"): the most pixels the cost rule lets through, in a file under 2 MB.
  */
 export const WORST_IMAGES: ImageShape[] = [
   jpeg("JPEG baseline 4:2:0, 10000×4000", { width: 10_000, height: 4_000 }),

@@ -148,7 +148,7 @@ describe("/account", () => {
     expect(await attacker.isSignedIn()).toBe(true);
   });
 
-  it("keeps at most 20 sessions per account (as the README says), ending the one unused longest", async () => {
+  it("keeps at most 20 sessions per account (as docs/accounts.md says), ending the one unused longest", async () => {
     const { client, email } = await registerUser(base);
     const id = userId(email);
     // As if 19 more devices had signed in earlier (each sign-in costs 130 ms of bcrypt), the registration's session used most recently.

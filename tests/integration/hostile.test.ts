@@ -1357,7 +1357,7 @@ function changesSince(before: Snapshot, after: Snapshot): string[] {
 // ---------------------------------------------------------------------------
 
 const NO_COMPRESSION = { headers: { "Accept-Encoding": "identity" } };
-/** The spec's tags and the long form's (README, "Article text"). */
+/** The spec's tags and the long form's (docs/articles.md, "Article text"). */
 const ALLOWED_TAGS = new Set(["b", "i", "em", "strong", "a", "p", "br", "h2", "h3", "ul", "ol", "li", "blockquote", "cite"]);
 const FORBIDDEN_MARKUP = /<\s*(script|iframe|object|embed|svg|math|style|frame|frameset|base|link|meta|template|noscript)\b/i;
 
@@ -1396,7 +1396,7 @@ function unsafeMarkup(scope: HTMLElement | null, where: string, elements = true)
 /** Anything in a body's HTML that looks like a tag but is none of the allowed ones, bare, or a safe link. */
 const STRAY_MARKUP = new RegExp(String.raw`<(?!\/?(?:${[...ALLOWED_TAGS].join("|")})\s*\/?>)(?!a href="https?:\/\/[^"<>\s]*" rel="nofollow ugc noopener">)[a-z!?/][^>]*>?`, "i");
 
-/** The one attribute a body's element may carry (README, "Article text"): a link's absolute http(s) address, with our rel. */
+/** The one attribute a body's element may carry (docs/articles.md, "Article text"): a link's absolute http(s) address, with our rel. */
 const SAFE_LINK_ATTRS = /^href="https?:\/\/[^"<>\s]*" rel="nofollow ugc noopener"$/;
 
 /** The page's own wrapper of a passage (app/lib/text/passages.ts): a p or div at the top with its anchor, nothing else. */

@@ -193,7 +193,7 @@ describe("images in S3-compatible object storage", () => {
     expect((await fetch(`${restored.url}${src}`)).status).toBe(200);
   });
 
-  it("moves a site's images from its folder into a bucket: a backup with the old settings, a restore with the new (the README's way)", async () => {
+  it("moves a site's images from its folder into a bucket: a backup with the old settings, a restore with the new (the way docs/operations.md gives)", async () => {
     const dir = path.join(root, "moving");
     const before = await start({ DEMO_CONTENT: "on" }, dir);
     const keys = imageKeys(before);
@@ -227,7 +227,7 @@ describe("images in S3-compatible object storage", () => {
       // A name no article uses is answered without asking the storage.
       expect((await fetch(`${stalled.url}/images/AAAAAAAAAAAAAAAA-400.jpg`)).status).toBe(404);
       expect(Date.now() - started).toBeLessThan(2_000);
-      // The storage's fault, not the site's: come back later (README: "When something fails").
+      // The storage's fault, not the site's: come back later (docs/operations.md, "When something fails").
       const answer = await picture;
       expect([answer.status, answer.headers.get("retry-after")]).toEqual([503, "5"]);
       expect(Date.now() - started).toBeLessThan(15_000);

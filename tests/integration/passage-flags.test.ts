@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { publish, saveEdit } from "../../scripts/lib/publish";
 import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
+import { registerConfirmedUser } from "../support/accounts";
 import { runBuildCommand } from "../support/commands";
 import { readDatabase } from "../support/http";
 
@@ -190,7 +191,8 @@ describe("a flag's note for the editors", () => {
     readDatabase(paths.databasePath, (db) => db.prepare("SELECT recipient FROM mail_outbox WHERE text LIKE '%Novák%' OR html LIKE '%Novák%' OR subject LIKE '%Novák%'").all());
 
   it("reaches the admins' queue only: never the author's edit form, its data (JavaScript), nor any mail, whatever is decided", async () => {
-    const { client: writer, email: writerEmail } = await registerUser(base);
+    // Confirmed: a fix request is mailed only to a confirmed address.
+    const { client: writer, email: writerEmail } = await registerConfirmedUser(base, paths.databasePath);
     const id = (await publish(writer, "Poznámka len pre redakciu", ["Stredovek"], TYPED))!;
     const { client: flagger } = await registerUser(base);
     expect((await flagger.post(`/posts/${id}/report?odsek=2`, flagForm({ note: NOTE }))).response.status).toBe(200);

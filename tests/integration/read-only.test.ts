@@ -12,7 +12,7 @@ import { getPage, readDatabase } from "../support/http";
 import { restoreReplica, runStartCommand, waitForReplica } from "../support/litestream";
 
 /**
- * A read-only replica (READ_ONLY=on; README: "Past one box"): a primary
+ * A read-only replica (READ_ONLY=on; docs/operations.md, "Past one box"): a primary
  * replicates to a folder with Litestream, a copy restored from that folder
  * (with the primary's images beside it) is served by a second server, which
  * answers the same anonymous pages, refuses every form, and changes nothing.

@@ -22,7 +22,7 @@ describe("the bounds of what an article stores", () => {
     expect(ARTICLE_MAX_BYTES.content).toBe(CONTENT_STORED_MAX_BYTES);
   });
 
-  it("add up to what the README says a revision and a draft take at most", () => {
+  it("add up to what docs/limits-and-security.md says a revision and a draft take at most", () => {
     expect(ARTICLE_MAX_BYTES).toEqual({ title: 270, content: 150_000, sources: 105_631, tags: 125, period: 300 });
     expect(REVISION_TEXT_MAX_BYTES).toBe(257_076);
     expect(DRAFT_TEXT_MAX_BYTES).toBe(316_475);

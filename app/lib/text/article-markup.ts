@@ -1,5 +1,5 @@
 /**
- * The structure a long article may have (README, "Article text"): sections
+ * The structure a long article may have (docs/articles.md, "Article text"): sections
  * (h2, h3), lists (ul, ol, li) and a quoted source (blockquote, with a cite
  * line). These tags lay out blocks of their own, so a new line the author
  * types beside one only lays out the markup: it is not a line break. One

@@ -12,7 +12,7 @@ import { forgetDevicesOf } from "./trusted-devices.server";
  * A link lives as long as the window of an account's mail budget: while the
  * budget is used up (a stranger asked for the owner's reset again and
  * again), the link sent last in that window still works, so the owner
- * always has one in the mailbox (README: "Limits"). The mails say 30 minutes.
+ * always has one in the mailbox (docs/limits-and-security.md, "Nobody locks an owner out"). The mails say 30 minutes.
  */
 const TOKEN_LIFETIME = LIMITS.resetMailsPerAccount.windowMs;
 

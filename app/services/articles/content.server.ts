@@ -8,7 +8,7 @@ import { BusyError } from "~/services/platform/concurrency.server";
 import { createWorkerPool } from "~/services/platform/worker-pool.server";
 
 // The spec's allow-list of tags, and the structure of a long article
-// (h2, h3, ul, ol, li, blockquote with a cite line; README, "Article text").
+// (h2, h3, ul, ol, li, blockquote with a cite line; docs/articles.md, "Article text").
 // Other tags are dropped but keep their text; script, style and the like
 // lose their content too. A link keeps an absolute http(s) href, and gets
 // rel="nofollow ugc noopener"; every other attribute, and any other href

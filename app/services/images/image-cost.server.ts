@@ -2,7 +2,7 @@
  * What decoding an image will cost, predicted from its header alone, and
  * the plan the decoder follows so that the prediction holds. The one place
  * for the rule "every accepted image has a bounded, predicted cost"
- * (README: "What one image may cost"). Pure: numbers in, numbers out.
+ * (docs/limits-and-security.md, "What one image may cost"). Pure: numbers in, numbers out.
  *
  * Measured with sharp 0.35 (libvips 8.18), one thread: a vertical shrink
  * holds hundreds of full-width rows, so a wide image is shrunk across first
@@ -19,7 +19,7 @@ const OUTPUT_WIDTH = IMAGE_WIDTHS.at(-1)!;
 /** A very tall image is stored narrower instead, so that no result is taller than this (its cost is its area). */
 export const OUTPUT_MAX_HEIGHT = 2 * OUTPUT_WIDTH;
 
-/** Most memory one image's decoding may be predicted to take, beside the idle server (README: "Limits"). */
+/** Most memory one image's decoding may be predicted to take, beside the idle server (docs/limits-and-security.md, "Limits"). */
 export const IMAGE_DECODE_BUDGET_BYTES = 56_000_000;
 /** A decoding pass that takes longer is stopped (the image is refused): a few seconds at worst per image. */
 export const IMAGE_DECODE_SECONDS = 6;
@@ -81,8 +81,8 @@ export function needsSecondPass(header: Pick<ImageHeader, "type" | "height">, pl
  * coefficients, an interlaced PNG's pixels), the full-width rows a PNG's
  * shrink across holds (a JPEG shrinks on load instead, in both directions
  * at once), the 8-bit RGBA results of both passes (pass 2's input and
- * output live together) and the encoding. Fitted to the measurements in
- * the README, rounded up.
+ * output live together) and the encoding. Fitted to what `npm run image-memory`
+ * measures for each shape, rounded up.
  */
 export function predictedPeakBytes(header: ImageHeader): number {
   const plan = decodePlan(header);

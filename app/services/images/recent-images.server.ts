@@ -6,7 +6,7 @@ import type { ImageStore } from "./image-store-type.server";
 /**
  * Under load, sending an image from the folder cost mostly the thread
  * pool's round trips (open, stat, two reads, close) and the read stream's
- * 64 KB buffers (CPU profile: README, Performance). So the files most
+ * 64 KB buffers (a CPU profile under load; docs/performance.md). So the files most
  * recently sent are held in memory, 8 MB in all at most: a page's
  * images are asked for again and again.
  *

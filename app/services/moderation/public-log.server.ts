@@ -50,7 +50,7 @@ function publicDecisions(window: { offset: number; limit: number }): PublicDecis
  * The decisions of each of the last PUBLIC_LOG_MONTHS months, newest first,
  * from the first month that had any: one index search per month, so its
  * cost is that of the decisions it counts (40–90 ms for 100,000 within
- * the two years; README, "The public moderation log"), paid when the first page is rendered
+ * the two years; docs/moderation.md, "The public moderation log"), paid when the first page is rendered
  * for the page cache.
  */
 export function decisionsPerMonth(now = Date.now()): MonthCount[] {

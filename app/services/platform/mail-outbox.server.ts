@@ -42,7 +42,7 @@ const retryDelay = (failedAttempts: number) => RETRY_DELAYS[failedAttempts - 1] 
 
 /**
  * The outbox's room, a share of its own for each kind of mail, so that no
- * kind crowds out another (README: "Accounts, e-mail and admins"):
+ * kind crowds out another (docs/accounts.md, "E-mail: the outbox and delivery"):
  *
  * - `account`, confirmation and reset links: each is throttled per account
  *   and per client address before it is queued (throttle.server.ts), so 5

@@ -10,8 +10,8 @@ import { OutboxFullError } from "./mail-outbox.server";
  * image folder likewise, the image bucket out of reach, the mail outbox
  * without room for a decision's mails. Such a fault is
  * answered, never a 500: 507 when space ran out, otherwise 503, each with
- * Retry-After and a message a reader understands (README: "When something
- * fails"). Forms answer it themselves with what was typed (`ifStorageFails`);
+ * Retry-After and a message a reader understands (docs/operations.md, "When
+ * something fails"). Forms answer it themselves with what was typed (`ifStorageFails`);
  * anything else is caught around every route (`answerStorageFaults`).
  */
 

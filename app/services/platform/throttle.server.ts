@@ -11,7 +11,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /**
- * Attempts allowed per window (README: "Limits"). Windows end by themselves:
+ * Attempts allowed per window (docs/limits-and-security.md, "Limits"). Windows end by themselves:
  * never a permanent lock-out. Per-address limits count a client by
  * `addressKey` (an IPv6 client by its /64) and leave room for a school class
  * behind one NAT.

@@ -1,4 +1,5 @@
-// Markdown tables of the results, ready to paste into a README.
+// The results as markdown: the tables printed at the end of a run, and the
+// whole results file `npm run bench` writes (docs/performance-results.md).
 
 const FLAT_TOLERANCE = 0.2;
 
@@ -33,8 +34,9 @@ export function loadTable({ rows }) {
 }
 
 /**
- * Issue 24's goals, each as the rows it judges and what a row must reach.
- * A goal whose rows were not measured (--only) is left out.
+ * The targets (docs/performance.md), each as the rows it judges and what a
+ * row must reach. A target whose rows were not measured (--only) is left out.
+ * Memory has a target of its own, checked by `npm run load-test`.
  */
 const GOALS = [
   {
@@ -53,12 +55,12 @@ const GOALS = [
     name: "4. signed-in pages ≥ 40 % of the ceiling",
     rows: (row) => row.group === "signed-in",
     meets: (row, ceiling) => row.requestsPerSecond >= 0.4 * ceiling,
-    // The goal is that a signed-in reader gets what a visitor gets: the visitor's same kept page, in the same run.
+    // A signed-in reader should get what a visitor gets: the visitor's same kept page, in the same run.
     compared: (rows) => rows.find((row) => row.group === "anonymous" && row.path === "/posts"),
   },
 ];
 
-/** Per goal measured in this run: "met", or the rows short of it with their figures. */
+/** Per target measured in this run: "met", or the rows short of it with their figures. */
 export function goalLines({ rows }) {
   const ceiling = rows.find((row) => row.group === "ceiling").requestsPerSecond;
   return GOALS.flatMap((goal) => {
@@ -105,4 +107,61 @@ export function weightTable(weight) {
     bytes <= targetBytes ? "ok" : "OVER",
   ]);
   return markdownTable(["resource", "requests", "KB", "target KB", ""], rows);
+}
+
+/**
+ * The whole results file of a run (docs/performance-results.md unless told
+ * otherwise): what was run and where, then per database size its table, the
+ * targets, memory and start-up, the flat-cost check and the page weight.
+ * Generated, never edited by hand: the next run writes it anew.
+ */
+export function resultsMarkdown(results, options, { command, commit, machine }) {
+  const lines = [
+    "# Performance results",
+    "",
+    "<!-- Written by `npm run bench` (scripts/bench/run.js). Do not edit by hand: run the bench again. -->",
+    "",
+    "Written by `npm run bench`; what it measures and how to read it:",
+    "[performance.md](performance.md).",
+    "",
+    `- command: \`${command}\``,
+    `- code: ${commit}`,
+    `- machine: ${machine}`,
+    `- each row: ${options.duration} s measured after ${options.warmup} s of warm-up; ${options.connections} connections unless the table says otherwise`,
+  ];
+  for (const result of results) {
+    lines.push(
+      "",
+      `## ${result.size.toLocaleString("en-US")} articles`,
+      "",
+      `Database ${number(result.databaseMegabytes)} MB, seeded in ${number(result.seedSeconds, 1)} s; ` +
+        `the server started in ${number(result.startSeconds, 1)} s (indexing every article for search first). ` +
+        `Ceiling body: ${number(result.ceilingBodyBytes)} bytes gzipped (\`/posts?limit=90\`: ${number(result.longListBodyBytes)}). ` +
+        `Server peak RSS over the rows: ${number(result.peakRssMb)} MB.`,
+      "",
+      loadTable(result),
+      "",
+      "Targets:",
+      "",
+      ...goalLines(result),
+    );
+  }
+  if (results.length > 1) {
+    lines.push("", "## Flat cost", "", "Requests a second on the largest database against the smallest (within 20 %?):", "", ...flatCostLines(results));
+  }
+  const weight = results.find((result) => result.pageWeight)?.pageWeight;
+  if (weight) {
+    const below = weight.belowTheFold;
+    lines.push(
+      "",
+      `## First view of \`/posts\` on a phone (${results.find((result) => result.pageWeight).size.toLocaleString("en-US")} articles)`,
+      "",
+      `${weight.phone}, compressed bytes as transferred (the document sent as ${weight.documentEncoding}):`,
+      "",
+      weightTable(weight),
+      "",
+      `${below.label}: ${below.requests} requests, ${number(below.bytes / 1000, 1)} KB.`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
 }
