@@ -44,7 +44,8 @@ export default defineConfig({
     include: timed ? TIMED_ALONE : SERVERS_OF_THEIR_OWN.filter((file) => !TIMED_ALONE.includes(file)),
     maxWorkers: timed ? 1 : 2,
     minWorkers: 1,
-    testTimeout: 20_000,
+    // These start servers and commands of their own: on a busy machine each start may take seconds.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Client, registerUser } from "../../scripts/lib/client";
 import { publish, saveEdit } from "../../scripts/lib/publish";
 import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
-import { registerConfirmedUser } from "../support/accounts";
-import { runBuildCommand } from "../support/commands";
+import { grantAdmin, registerConfirmedUser } from "../support/accounts";
 import { readDatabase } from "../support/http";
 
 const base = inject("baseUrl");
@@ -61,7 +60,7 @@ describe("an article's passages", () => {
     // Its author edits instead, and so does an admin.
     expect((await author.get(`/posts/${postId}`)).html).not.toContain("passage-flag");
     const { client: admin, email } = await registerUser(base);
-    expect((await runBuildCommand("runAdminCommand", ["grant", email], paths)).code).toBe(0);
+    grantAdmin(paths.databasePath, email);
     expect((await admin.get(`/posts/${postId}`)).html).not.toContain("passage-flag");
   });
 });
@@ -174,7 +173,7 @@ describe("the open flags", () => {
 
   it("arrive in the admins' queue, quoted with their passage's number", async () => {
     const { client: admin, email } = await registerUser(base);
-    expect((await runBuildCommand("runAdminCommand", ["grant", email], paths)).code).toBe(0);
+    grantAdmin(paths.databasePath, email);
     const { doc } = await admin.get("/admin");
     const article = doc.querySelectorAll(".report-list > li").find((li) => li.querySelector(`a[href="/posts/${postId}"]`));
     expect(article).toBeDefined();
@@ -208,7 +207,7 @@ describe("a flag's note for the editors", () => {
 
     // Admins read it in their queue (their edit form lists the flags as the author's does).
     const { client: admin, email } = await registerUser(base);
-    expect((await runBuildCommand("runAdminCommand", ["grant", email], paths)).code).toBe(0);
+    grantAdmin(paths.databasePath, email);
     const queue = await admin.get("/admin");
     const article = queue.doc.querySelectorAll(".report-list > li").find((li) => li.querySelector(`a[href="/posts/${id}"]`));
     expect(article?.querySelector("p.report-note")?.text).toBe(NOTE);
@@ -228,7 +227,7 @@ describe("a flag's note for the editors", () => {
 
   it("is not shown to an admin in the queue of their own article's reports, as its reporters' names are not", async () => {
     const { client: adminAuthor, email } = await registerUser(base);
-    expect((await runBuildCommand("runAdminCommand", ["grant", email], paths)).code).toBe(0);
+    grantAdmin(paths.databasePath, email);
     const id = (await publish(adminAuthor, "Článok administrátora s odsekmi", ["Stredovek"], TYPED))!;
     const { client: flagger } = await registerUser(base);
     expect((await flagger.post(`/posts/${id}/report?odsek=1`, flagForm({ note: NOTE }))).response.status).toBe(200);

@@ -22,3 +22,17 @@ export async function registerConfirmedUser(base: string, databasePath: string, 
   confirmAddress(databasePath, account.email);
   return account;
 }
+
+/**
+ * Make an account an admin straight in the database, for tests about what an
+ * admin may do, not about `npm run admin` (whose own tests run the command):
+ * no process to start, so a busy machine cannot make it time out.
+ */
+export function grantAdmin(databasePath: string, email: string): void {
+  const db = new Database(databasePath, { fileMustExist: true });
+  try {
+    db.prepare("UPDATE users SET is_admin = 1 WHERE email = ?").run(email.toLowerCase());
+  } finally {
+    db.close();
+  }
+}
