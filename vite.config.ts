@@ -44,7 +44,8 @@ export default defineConfig({
     env: { DATABASE_PATH: path.join(unitDir, "unit.db"), UPLOADS_DIR: path.join(unitDir, "uploads"), DEMO_CONTENT: "off" },
     // The integration files share one server and compare its pages with its database: one file at a time.
     fileParallelism: false,
-    testTimeout: 20_000,
+    // Some start commands (backup, restore, npm run admin): on a busy machine each may take seconds to start.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

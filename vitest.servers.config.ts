@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
  * The integration files that start servers of their own (to stop, fill, cut
  * off or restart them): they need neither the shared server of
  * vite.config.ts nor one file at a time, so `npm test` runs them, two at a
- * time, beside the shared ones (scripts/test-side-by-side.js). Those that
+ * time, beside the shared ones (scripts/test.js). Those that
  * time or weigh a server under load (TIMED_ALONE) run afterwards, alone:
  * beside other work, their bounds would measure the neighbours.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FAULT_MESSAGES } from "~/lib/rules";
+import { BUSY_MESSAGE, FAULT_MESSAGES } from "~/lib/rules";
 import {
   ifStorageFails,
   storageFault,
@@ -31,6 +31,10 @@ describe("storageFault", () => {
         error: FAULT_MESSAGES.storageFailed,
         headers: { "Retry-After": "5" },
       });
+    }
+    // Another connection held the database past the busy timeout: busy, the form kept, not a 500.
+    for (const code of ["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED"]) {
+      expect(storageFault(error({ code })), code).toEqual({ status: 503, error: BUSY_MESSAGE, headers: { "Retry-After": "5" } });
     }
     // The AWS SDK's errors carry $metadata: a refused connection, a timeout, the service's own 5xx.
     for (const fields of [

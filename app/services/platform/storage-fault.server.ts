@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import type { ServerBuild } from "@remix-run/node";
-import { FAULT_MESSAGES } from "~/lib/rules";
+import { BUSY_MESSAGE, FAULT_MESSAGES } from "~/lib/rules";
 import { retryAfter } from "./concurrency.server";
 import { OutboxFullError } from "./mail-outbox.server";
 
@@ -22,6 +22,8 @@ const fault = (status: 503 | 507, error: string): StorageFault => ({ status, err
 
 const NO_SPACE = new Set(["SQLITE_FULL", "ENOSPC", "EDQUOT"]);
 const DISK_FAILED = /^(SQLITE_IOERR|SQLITE_READONLY|SQLITE_CANTOPEN)|^(EIO|EROFS|EACCES|EPERM)$/;
+/** Another connection (a backup, a command, a replica's restore) held the database past the busy timeout. */
+const DATABASE_BUSY = /^SQLITE_(BUSY|LOCKED)/;
 /** The bucket's connection failing (the AWS SDK passes Node's codes on), or the service saying it is unwell. */
 const STORE_UNREACHABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|ECONNABORTED)$/;
 
@@ -40,6 +42,7 @@ export function storageFault(error: unknown): StorageFault | null {
     return fault(503, FAULT_MESSAGES.imageStoreDown);
   }
   if (DISK_FAILED.test(errorCode)) return fault(503, FAULT_MESSAGES.storageFailed);
+  if (DATABASE_BUSY.test(errorCode)) return fault(503, BUSY_MESSAGE);
   return null;
 }
 
