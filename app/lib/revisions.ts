@@ -96,6 +96,7 @@ export const REVISION_MESSAGES = {
   alreadyCurrent: "Táto verzia je aktuálna: niet čo obnoviť.",
   // A form without a revision to be based on (opened before the check existed, or forged).
   staleForm: "Tento formulár na úpravu je zastaraný. Vaše zmeny nie sú uložené: pozrite si rozdiel oproti aktuálnemu článku nižšie a uložte znova.",
+  erasedText: "Text tejto verzie redakcia natrvalo vymazala: nedá sa obnoviť.",
   staleRestore: "Tento formulár na obnovenie je zastaraný: nič nebolo obnovené. Otvorte verziu znova a potvrďte obnovenie.",
   restoreNotMade: "Nič nebolo obnovené: pozrite si históriu a rozhodnite znova.",
   confirmRestore: "Obnoviť túto verziu? Vznikne nová verzia s jej nadpisom, textom a zdrojmi; história ostane celá.",

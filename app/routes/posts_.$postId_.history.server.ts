@@ -8,7 +8,7 @@ import { BusyError, retryAfter } from "~/services/platform/concurrency.server";
 import { readReason } from "~/services/moderation/moderation-decisions.server";
 import type { readablePost } from "~/services/articles/posts.server";
 import { decideOnRevisions, type RevisionDecision } from "~/services/moderation/revision-deletion.server";
-import { compareRevisions, revisionFor } from "~/services/articles/revisions.server";
+import { compareRevisions, revisionFor, textErased } from "~/services/articles/revisions.server";
 import type { CurrentUser } from "~/lib/types";
 
 /** The history page's server side: what the address asks for, as this reader may see it, and the admins' decisions on revisions. */
@@ -42,7 +42,7 @@ export async function historyOf(post: Post, user: CurrentUser | null, query: URL
       current: revision.number === current,
       // A restore names the revision it was confirmed on, as an edit does.
       base: current,
-      mayRestore: canModify(user, post) && !textHidden,
+      mayRestore: canModify(user, post) && !textHidden && !textErased(revision),
       mayModerate: isAdmin,
     };
   }

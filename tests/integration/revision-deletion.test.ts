@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { HIDDEN_PART_WORDS } from "~/lib/revisions";
+import { HIDDEN_PART_WORDS, REVISION_MESSAGES } from "~/lib/revisions";
 import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
 import { POST_MESSAGES } from "~/lib/rules";
 import { Client, registerUser } from "../../scripts/lib/client";
@@ -180,6 +180,12 @@ describe("hiding and erasing old revisions", () => {
     expect(page.html).not.toContain("0905 123 456");
     expect(page.doc.querySelector(".revision-notice")?.text).toContain(HIDDEN_PART_WORDS.erased);
     expect((await hide(moderator.client, id, [second.id], ["text"], "showRevision")).response.status).toBe(409);
+    // Nor restored: it would empty the article.
+    expect(page.doc.querySelector('input[name="intent"][value="restore"]')).toBeNull();
+    const restore = await moderator.client.post(history(id, `?revision=${second.id}`), { intent: "restore", revision: second.id, confirm: "yes", baseRevision: "3" });
+    expect(restore.response.status).toBe(400);
+    expect(restore.doc.querySelector(".form-error")?.text).toBe(REVISION_MESSAGES.erasedText);
+    expect(revisionsOf(id)).toHaveLength(3);
   });
 
   it("leaves decisions on an admin's own article to another admin", async () => {

@@ -55,6 +55,9 @@ const textsOf = (revision: RevisionContent) => ({
   sources: sourcesToTyped(revision.sources),
 });
 
+/** Whether moderation erased this revision's text for good. */
+export const textErased = ({ hidden }: RevisionContent) => hidden.text && hidden.erased;
+
 /** Who asks for a comparison: admins may compare revisions whose text is hidden; `client` takes its turn at the diff worker. */
 export type ComparisonViewer = { isAdmin: boolean; client: string };
 
@@ -96,6 +99,8 @@ export async function compareRevisions(postId: string, fromId: string | null, to
 export function restoreRevision(permission: ChangePermission, revisionId: string, form: FormData): PostResult {
   const revision = revisionFor(permission.post.id, revisionId, permission.user.isAdmin);
   if (!revision || revision.textHidden) return refusal(404, "");
+  // An erased text is gone: restoring it would empty the article.
+  if (textErased(revision.revision)) return refusal(400, REVISION_MESSAGES.erasedText);
   const { title, content, sources, period, number, createdAt } = revision.revision;
   const current = countRevisions(permission.post.id);
   if (number === current) return refusal(400, REVISION_MESSAGES.alreadyCurrent);
