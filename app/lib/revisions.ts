@@ -1,6 +1,11 @@
 /** Words and shapes of an article's history, shared by the article page, the history page and the server. */
 import type { Source } from "./sources";
 
+/** "1 verzia", "3 verzie", "5 verzií". */
+export function revisionCount(n: number): string {
+  return `${n} ${n === 1 ? "verzia" : n >= 2 && n <= 4 ? "verzie" : "verzií"}`;
+}
+
 /** "1 úprava", "3 úpravy", "5 úprav". */
 export function editCount(n: number): string {
   return `${n} ${n === 1 ? "úprava" : n >= 2 && n <= 4 ? "úpravy" : "úprav"}`;
@@ -118,8 +123,18 @@ export type EditConflict = {
 
 /** Why a save was not written: edits saved since its form was opened (`since` of them, the last by `name` at `date`). */
 export function editConflictMessage(since: number, name: string, date: string): string {
+  return `${savedSince(since, name, date)} Vaše zmeny nie sú uložené: pozrite si rozdiel nižšie a uložte znova.`;
+}
+
+/** Why a restore was not made: edits saved since its confirmation was shown (`since` of them, the last by `name` at `date`). */
+export function restoreConflictMessage(since: number, name: string, date: string): string {
+  return `${savedSince(since, name, date)} ${REVISION_MESSAGES.restoreNotMade}`;
+}
+
+/** "Kým ste písali, článok upravil(a) … (…)." */
+function savedSince(since: number, name: string, date: string): string {
   const who = since === 1 ? `článok upravil(a) ${name} (${date})` : `článok dostal ${editCount(since)}, naposledy od ${name} (${date})`;
-  return `Kým ste písali, ${who}. Vaše zmeny nie sú uložené: pozrite si rozdiel nižšie a uložte znova.`;
+  return `Kým ste písali, ${who}.`;
 }
 
 /** The summary of a restore's revision, dated like the history. */

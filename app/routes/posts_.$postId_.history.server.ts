@@ -1,8 +1,7 @@
 import { data } from "@remix-run/node";
 import { canModify } from "~/lib/rules";
-import { REVISION_PARTS, withoutHiddenParts, type RevisionPart } from "~/lib/revisions";
+import { historyPage, REVISION_PARTS, REVISIONS_PER_PAGE, withoutHiddenParts, type RevisionPart } from "~/lib/revisions";
 import { countRevisions, listRevisions } from "~/models/revisions.server";
-import { historyPage, REVISIONS_PER_PAGE } from "~/lib/revisions";
 import { addressKey } from "~/services/platform/client-address.server";
 import { BusyError, retryAfter } from "~/services/platform/concurrency.server";
 import { readReason } from "~/services/moderation/moderation-decisions.server";

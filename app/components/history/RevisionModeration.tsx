@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { DECISION_REASON_MAX_LENGTH } from "~/lib/moderation/moderation";
-import { HIDDEN_PART_WORDS, REVISION_PART_LABELS, REVISION_PARTS, type RevisionHiding, type RevisionPart } from "~/lib/revisions";
+import { HIDDEN_PART_WORDS, REVISION_PART_LABELS, REVISION_PARTS, revisionCount, type RevisionHiding, type RevisionPart } from "~/lib/revisions";
 import { FormError } from "~/components/forms/Messages";
 
 /** What an admin asked to erase, sent back for the second step (without JavaScript too): erasing cannot be undone. */
@@ -32,7 +32,7 @@ export function RevisionModeration({
     return (
       <Form method="post" action={action} className="confirm-delete" aria-labelledby="confirm-erase-text">
         <p id="confirm-erase-text">
-          Natrvalo vymazať vybrané časti ({eraseToConfirm.revisions.length === 1 ? "1 verzia" : `${eraseToConfirm.revisions.length} verzií`})? Vymazané sa už nedá
+          Natrvalo vymazať vybrané časti ({revisionCount(eraseToConfirm.revisions.length)})? Vymazané sa už nedá
           vrátiť, ani po uznanej námietke.
         </p>
         {eraseToConfirm.revisions.map((id) => (

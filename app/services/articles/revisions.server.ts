@@ -2,10 +2,10 @@ import { withinStoredBounds } from "~/lib/bounds";
 import { contentToLines } from "~/lib/text/content-text";
 import { formatDateTime } from "~/lib/time/dates";
 import {
-  editConflictMessage,
   HIDDEN_PART_WORDS,
   REVISION_ID,
   REVISION_MESSAGES,
+  restoreConflictMessage,
   restoredSummary,
   withoutHiddenParts,
   type Comparison,
@@ -109,12 +109,11 @@ export function restoreRevision(permission: ChangePermission, revisionId: string
   const base = readBaseRevision(form);
   const summary = restoredSummary(formatDateTime(createdAt));
   if (base !== null && writeRevision(permission, { title, content, sources, period }, { summary, logAs: "restoreArticle", detail: `verzia ${number}`, base })) return { ok: true };
-  return refusal(base === null ? 400 : 409, base === null ? REVISION_MESSAGES.staleRestore : restoreConflictMessage(permission.post.id, base));
+  return refusal(base === null ? 400 : 409, base === null ? REVISION_MESSAGES.staleRestore : whyNotRestored(permission.post.id, base));
 }
 
 /** Why a restore was not made: the article was saved since its confirmation was shown. */
-function restoreConflictMessage(postId: string, base: number): string {
+function whyNotRestored(postId: string, base: number): string {
   const [last] = listRevisions(postId, { offset: 0, limit: 1 });
-  const name = last.hidden.editor ? HIDDEN_PART_WORDS.editor : last.editorName;
-  return editConflictMessage(last.number - base, name, formatDateTime(last.createdAt)).replace("Vaše zmeny nie sú uložené: pozrite si rozdiel nižšie a uložte znova.", REVISION_MESSAGES.restoreNotMade);
+  return restoreConflictMessage(last.number - base, last.hidden.editor ? HIDDEN_PART_WORDS.editor : last.editorName, formatDateTime(last.createdAt));
 }

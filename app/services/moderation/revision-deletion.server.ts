@@ -1,6 +1,6 @@
 import { inTransaction, sqlite } from "~/db/connection.server";
 import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
-import { REVISION_PART_LABELS, REVISION_PARTS, type RevisionPart } from "~/lib/revisions";
+import { REVISION_PART_LABELS, REVISION_PARTS, revisionCount, type RevisionPart } from "~/lib/revisions";
 import { insertDecision } from "~/models/decisions.server";
 import { getPost } from "~/models/posts.server";
 import { countRevisions, eraseRevisionParts, getRevision, setRevisionsHidden, type StoredRevision } from "~/models/revisions.server";
@@ -53,7 +53,8 @@ export function decideOnRevisions(actor: Actor, postId: string, action: Revision
   const revisions = ids.map((id) => getRevision(post.id, id));
   if (revisions.some((revision) => revision === undefined)) return refuse(404, "Taká verzia článku neexistuje.");
   const chosen = revisions as StoredRevision[];
-  if (action !== "showRevision" && chosen.some((revision) => revision.number === countRevisions(post.id))) return refuse(400, MODERATION_MESSAGES.currentRevision, ["revision"]);
+  const current = countRevisions(post.id);
+  if (action !== "showRevision" && chosen.some((revision) => revision.number === current)) return refuse(400, MODERATION_MESSAGES.currentRevision, ["revision"]);
   // One's own article, or one's own words: another admin decides, when there is one.
   const own = actor !== "command line" && (post.authorId === actor.id || chosen.some((revision) => revision.editorId === actor.id));
   if (own && hasActiveAdminBesides([(actor as { id: string }).id])) return refuse(403, MODERATION_MESSAGES.ownRevisions);
@@ -84,7 +85,7 @@ export function decideOnRevisions(actor: Actor, postId: string, action: Revision
   const changed = action === "eraseRevision" ? withSecureDelete(run) : run();
   if (changed === 0) return refuse(409, "Vybrané verzie už sú v tomto stave.");
   const what = action === "showRevision" ? "Znova zobrazené" : action === "eraseRevision" ? "Natrvalo vymazané" : "Skryté";
-  return { ok: true, decided: changed, message: `${what}: ${changed === 1 ? "1 verzia" : `${changed} verzií`}.` };
+  return { ok: true, decided: changed, message: `${what}: ${revisionCount(changed)}.` };
 }
 
 function withSecureDelete<T>(work: () => T): T {
