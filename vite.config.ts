@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults } from "vitest/config";
 import { defineConfig } from "vite";
+import { CHEAP_PASSWORD_HASHES } from "./tests/support/accounts-env";
 import { SERVERS_OF_THEIR_OWN } from "./vitest.servers.config";
 
 declare module "@remix-run/node" {
@@ -41,7 +42,7 @@ export default defineConfig({
     // Run beside these by `npm test` (vitest.servers.config.ts); `vitest run <file>` still finds them here.
     exclude: [...configDefaults.exclude, ...(process.env.DEJINY_SIDE_BY_SIDE ? SERVERS_OF_THEIR_OWN : [])],
     globalSetup: ["tests/integration/global-setup.ts"],
-    env: { DATABASE_PATH: path.join(unitDir, "unit.db"), UPLOADS_DIR: path.join(unitDir, "uploads"), DEMO_CONTENT: "off" },
+    env: { DATABASE_PATH: path.join(unitDir, "unit.db"), UPLOADS_DIR: path.join(unitDir, "uploads"), DEMO_CONTENT: "off", ...CHEAP_PASSWORD_HASHES },
     // The integration files share one server and compare its pages with its database: one file at a time.
     fileParallelism: false,
     // Some start commands (backup, restore, npm run admin): on a busy machine each may take seconds to start.

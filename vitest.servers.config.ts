@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { CHEAP_PASSWORD_HASHES } from "./tests/support/accounts-env";
 
 /**
  * The integration files that start servers of their own (to stop, fill, cut
@@ -34,7 +35,7 @@ export const SERVERS_OF_THEIR_OWN = [
   "upgrade",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
-export const TIMED_ALONE = ["hardening", "history-load", "image-memory", "lockout", "slow-bodies"].map((name) => `tests/integration/${name}.test.ts`);
+export const TIMED_ALONE = ["hardening", "history-load", "image-memory"].map((name) => `tests/integration/${name}.test.ts`);
 
 const timed = Boolean(process.env.DEJINY_TIMED_ALONE);
 
@@ -42,6 +43,8 @@ export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
     include: timed ? TIMED_ALONE : SERVERS_OF_THEIR_OWN.filter((file) => !TIMED_ALONE.includes(file)),
+    // The servers these files start hash passwords cheaply, unless a file says otherwise (hardening times password work).
+    env: CHEAP_PASSWORD_HASHES,
     maxWorkers: timed ? 1 : 2,
     minWorkers: 1,
     // These start servers and commands of their own: on a busy machine each start may take seconds.

@@ -347,6 +347,7 @@ server.listen(env.port, env.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
   returnMemoryWhenQuiet();
+  if (env.passwordHashCost < 10) console.warn(`PASSWORD_HASH_COST is ${env.passwordHashCost}: passwords hashed now are cheap to guess; fine for tests, not for a real site.`);
   console.info(`Dejiny listening on http://${env.host.includes(":") ? `[${env.host}]` : env.host}:${port}`);
 });
 

@@ -31,6 +31,8 @@ export type Env = {
   imageBucket: ImageBucket | undefined;
   /** Below this much free space (bytes) on the data or uploads volume, uploads are refused and /healthz fails. */
   minFreeSpace: number;
+  /** bcrypt's cost for new password hashes (11: about 130 ms of a core each). */
+  passwordHashCost: number;
 };
 
 /** Where in S3-compatible object storage the images are kept, and how to reach it. */
@@ -54,6 +56,7 @@ const SOCIAL_SETTINGS = [
 /** Where the session secret is kept, in the data folder, when SESSION_SECRET is not set. */
 export const SESSION_SECRET_FILE = "session-secret";
 const SESSION_SECRET_MIN_LENGTH = 32;
+const DEFAULT_PASSWORD_HASH_COST = 11;
 
 /** A configuration mistake: its message says what to fix (the server prints only that). */
 export class EnvError extends Error {
@@ -119,6 +122,10 @@ export function readEnv(
   const minFreeMb = source.MIN_FREE_SPACE_MB ?? "64";
   if (!/^\d{1,6}$/.test(minFreeMb)) problems.push(`MIN_FREE_SPACE_MB must be a whole number of megabytes, got "${minFreeMb}".`);
 
+  // Below 11 only for test servers (a hash of cost 4 takes about 1 ms): docs/limits-and-security.md.
+  const hashCost = source.PASSWORD_HASH_COST || String(DEFAULT_PASSWORD_HASH_COST);
+  if (!/^\d{1,2}$/.test(hashCost) || Number(hashCost) < 4 || Number(hashCost) > 14) problems.push(`PASSWORD_HASH_COST must be a whole number from 4 to 14 (bcrypt's cost; keep ${DEFAULT_PASSWORD_HASH_COST} on a real site), got "${hashCost}".`);
+
   if (problems.length > 0) {
     throw new EnvError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
   }
@@ -145,6 +152,7 @@ export function readEnv(
     readOnly: ["on", "true", "1"].includes(readOnly),
     imageBucket,
     minFreeSpace: Number(minFreeMb) * 1024 * 1024,
+    passwordHashCost: Number(hashCost),
   };
 }
 

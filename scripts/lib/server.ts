@@ -23,6 +23,8 @@ export type RunningServer = {
  * `startCommand`: through the image's start command (scripts/serve.sh, which
  * runs Litestream when asked to), in a process group of its own, so that one
  * signal to `-child.pid` reaches Litestream and the server together.
+ * PASSWORD_HASH_COST passes through from this process (the test configs
+ * lower it; scripts that time the server leave it as the site has it).
  */
 export async function startServer(extraEnv: Record<string, string> = {}, dataDir?: string, { startCommand = false } = {}): Promise<RunningServer> {
   const dir = dataDir ?? mkdtempSync(path.join(tmpdir(), "dejiny-test-"));
@@ -40,6 +42,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, dataDir
       PORT: "0",
       DATABASE_PATH: databasePath,
       UPLOADS_DIR: uploadsDir,
+      ...(process.env.PASSWORD_HASH_COST ? { PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST } : {}),
       ...extraEnv,
     } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],

@@ -74,7 +74,7 @@ test("register, sign out, sign in; the header follows the state", async ({ page,
   expect(await navEntries(page, phone)).toContain("Odhlásiť sa");
 });
 
-test("forgot password: e-mail, link, new password, sign in", async ({ page, jsEnabled }, testInfo) => {
+test("forgot password: e-mail, link, new password, sign in", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   const email = uniqueEmail(`reset-${testInfo.project.name}`);
   await open(page, "/signinsignup?mode=register", jsEnabled);
   await page.getByLabel("Zobrazované meno").fill(`Juraj Jánošík ${testInfo.project.name}`);

@@ -30,7 +30,7 @@ async function registerAndOpen(page: Page, jsEnabled: boolean, name: string) {
   if (jsEnabled) await page.waitForLoadState("networkidle");
 }
 
-test("an author publishes, edits and deletes an article", async ({ page, jsEnabled }, testInfo) => {
+test("an author publishes, edits and deletes an article", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   const title = `Kroniky ${testInfo.project.name} ${Date.now()}`;
   await registerAndOpen(page, jsEnabled, testInfo.project.name);
   await snapshot(page, testInfo, "create");
@@ -134,7 +134,7 @@ test("a reader sees no Edit button", async ({ page, jsEnabled }) => {
   await expect(page.getByRole("link", { name: "Edit" })).toHaveCount(0);
 });
 
-test("an author cites sources: [n] leads to the source, ↩ back to the text, and they are edited with the article", async ({ page, jsEnabled }, testInfo) => {
+test("an author cites sources: [n] leads to the source, ↩ back to the text, and they are edited with the article", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   const title = `Pramene ${testInfo.project.name} ${Date.now()}`;
   await registerAndOpen(page, jsEnabled, `zdroje-${testInfo.project.name}`);
   await page.getByLabel("Nadpis").fill(title);

@@ -20,7 +20,7 @@ async function signUp(page: Page, name: string) {
   expect(response.status()).toBe(303);
 }
 
-test("an author saves a draft, previews it and publishes it", async ({ page, jsEnabled }, testInfo) => {
+test("an author saves a draft, previews it and publishes it", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   const title = `Koncept ${testInfo.project.name} ${Date.now()}`;
   await signUp(page, `koncept-${testInfo.project.name}`);
   await open(page, "/create-post", jsEnabled);
@@ -90,7 +90,7 @@ test("an author saves a draft, previews it and publishes it", async ({ page, jsE
   expect((await page.request.get(draftUrl)).status()).toBe(404);
 });
 
-test("an author previews an edit, keeps it as a draft while readers see the article unchanged, then publishes it", async ({ page, jsEnabled }, testInfo) => {
+test("an author previews an edit, keeps it as a draft while readers see the article unchanged, then publishes it", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   const title = `Úprava ${testInfo.project.name} ${Date.now()}`;
   await signUp(page, `uprava-${testInfo.project.name}`);
   await open(page, "/create-post", jsEnabled);
@@ -138,7 +138,7 @@ test("an author previews an edit, keeps it as a draft while readers see the arti
   await expect(page.locator(".history-table tbody tr").first()).toContainText("Nový text");
 });
 
-test("an author whose article is deleted while its edit and a pending edit's draft are open keeps what they typed, as a new article's draft", async ({ page, jsEnabled }, testInfo) => {
+test("an author whose article is deleted while its edit and a pending edit's draft are open keeps what they typed, as a new article's draft", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   const title = `Zmazaný pod rukami ${testInfo.project.name} ${Date.now()}`;
   await signUp(page, `zmazany-${testInfo.project.name}`);
   const origin = { Origin: process.env.E2E_BASE_URL! };
@@ -177,7 +177,7 @@ test("an author whose article is deleted while its edit and a pending edit's dra
   await editing.close();
 });
 
-test("an edit of a deleted article that a draft cannot hold comes back as typed, saying why, and is kept once corrected", async ({ page, jsEnabled }, testInfo) => {
+test("an edit of a deleted article that a draft cannot hold comes back as typed, saying why, and is kept once corrected", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   await signUp(page, `nedrzany-${testInfo.project.name}`);
   const origin = { Origin: process.env.E2E_BASE_URL! };
   const image = { name: "clanok.jpg", mimeType: "image/jpeg", buffer: await makeImage("jpeg", 480, 300) };

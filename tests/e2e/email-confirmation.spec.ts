@@ -21,7 +21,7 @@ async function confirmationLinks(email: string, count: number): Promise<string[]
   }
 }
 
-test("a new account confirms its address: /account says it is not, sends the link again, the link's page confirms with its button", async ({ page, jsEnabled }, testInfo) => {
+test("a new account confirms its address: /account says it is not, sends the link again, the link's page confirms with its button", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   const { email } = await registerUser(process.env.E2E_BASE_URL!, { displayName: `Potvrdzovateľka ${testInfo.project.name}` });
   expect(await confirmationLinks(email, 1)).toHaveLength(1);
 

@@ -23,7 +23,7 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 }
 
-test("an admin hides an article from its page and shows it again; its author reads it with the notice", async ({ browser, page, jsEnabled }, testInfo) => {
+test("an admin hides an article from its page and shows it again; its author reads it with the notice", { tag: "@flow" }, async ({ browser, page, jsEnabled }, testInfo) => {
   const base = process.env.E2E_BASE_URL!;
   const { client: author, email: authorEmail } = await registerUser(base);
   const title = `Skrytý v prehliadači ${testInfo.project.name}`;
@@ -73,7 +73,7 @@ test("an admin hides an article from its page and shows it again; its author rea
   expect((await fetch(`${base}/posts/${postId}`)).status).toBe(200);
 });
 
-test("an admin deletes someone else's article from its page with a reason; its author reads the statement of reasons", async ({ browser, page, jsEnabled }, testInfo) => {
+test("an admin deletes someone else's article from its page with a reason; its author reads the statement of reasons", { tag: "@flow" }, async ({ browser, page, jsEnabled }, testInfo) => {
   const base = process.env.E2E_BASE_URL!;
   const { client: author, email: authorEmail } = await registerUser(base);
   const title = `Zmazaný redakciou ${testInfo.project.name} ${Date.now()}`;

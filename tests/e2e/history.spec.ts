@@ -27,7 +27,7 @@ async function authorWithArticle(page: Page, testInfo: TestInfo, name: string) {
   return { ...author, id, title };
 }
 
-test("an author edits with a summary, opens the history, compares two revisions, views the old one and restores it", async ({ page, jsEnabled }, testInfo) => {
+test("an author edits with a summary, opens the history, compares two revisions, views the old one and restores it", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   const { id, title } = await authorWithArticle(page, testInfo, "Kronikárka");
   await open(page, `/posts/${id}`, jsEnabled);
   const dialog = page.getByRole("dialog", { name: title });
@@ -88,7 +88,7 @@ test("an author edits with a summary, opens the history, compares two revisions,
   await expect(page.locator(".post-content")).toContainText(FIRST);
 });
 
-test("a save based on an older revision is refused with the difference, its text kept; saving again goes through", async ({ page, jsEnabled }, testInfo) => {
+test("a save based on an older revision is refused with the difference, its text kept; saving again goes through", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   const { id, title, client } = await authorWithArticle(page, testInfo, "Letopiskyňa");
   await open(page, `/posts/${id}?edit`, jsEnabled);
   // Meanwhile, in another tab, the same article is saved.

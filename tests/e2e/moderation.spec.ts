@@ -58,7 +58,7 @@ async function check(page: Page, testInfo: TestInfo, jsEnabled: boolean, name: s
   if (jsEnabled) await expectNoAxeViolations(page);
 }
 
-test("a user keeps their account: articles, name, password, devices, and leaving", async ({ page, browser, jsEnabled, phone }, testInfo) => {
+test("a user keeps their account: articles, name, password, devices, and leaving", { tag: "@flow" }, async ({ page, browser, jsEnabled, phone }, testInfo) => {
   const name = `Mária Tereziová ${testInfo.project.name}`;
   const { client, email } = await registerUser(process.env.E2E_BASE_URL!, { displayName: name });
   const title = `Moja kronika ${testInfo.project.name} ${Date.now()}`;
@@ -133,7 +133,7 @@ test("a user keeps their account: articles, name, password, devices, and leaving
   await expect(page.getByText(title)).toHaveCount(0);
 });
 
-test("a reader reports, an admin moderates: reports, a search without diacritics, blocking, spam removal, the log", async ({
+test("a reader reports, an admin moderates: reports, a search without diacritics, blocking, spam removal, the log", { tag: "@flow" }, async ({
   page,
   browser,
   jsEnabled,

@@ -25,7 +25,7 @@ async function look(page: Page, testInfo: TestInfo, jsEnabled: boolean, name: st
   if (jsEnabled) await expectNoAxeViolations(page);
 }
 
-test("a reader asks for the source of a passage, and its author sees it on the edit form, without the note for the editors", async ({ page, browser, jsEnabled }, testInfo) => {
+test("a reader asks for the source of a passage, and its author sees it on the edit form, without the note for the editors", { tag: "@flow" }, async ({ page, browser, jsEnabled }, testInfo) => {
   const base = process.env.E2E_BASE_URL!;
   const { client: author } = await registerUser(base);
   const id = await publish(author, `Veľká Morava ${testInfo.project.name}`, ["Stredovek"], TYPED);

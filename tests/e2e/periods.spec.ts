@@ -20,7 +20,7 @@ async function newAuthor(page: Page, name: string) {
   expect(response.status()).toBe(303);
 }
 
-test("an author gives a new article its period and finds it on the timeline", async ({ page, jsEnabled }, testInfo) => {
+test("an author gives a new article its period and finds it on the timeline", { tag: "@flow" }, async ({ page, jsEnabled }, testInfo) => {
   const title = `Bitka v čase ${testInfo.project.name} ${Date.now()}`;
   await newAuthor(page, `cas-${testInfo.project.name}`);
   await visit(page, "/create-post", jsEnabled);

@@ -11,7 +11,7 @@ async function open(page: Page, path: string, jsEnabled: boolean) {
   if (jsEnabled) await page.waitForLoadState("networkidle");
 }
 
-test("an admin hides an old revision's text and summary, a visitor sees only that they were hidden, then the admin erases them", async ({ page, browser, jsEnabled }, testInfo) => {
+test("an admin hides an old revision's text and summary, a visitor sees only that they were hidden, then the admin erases them", { tag: "@flow" }, async ({ page, browser, jsEnabled }, testInfo) => {
   const base = process.env.E2E_BASE_URL!;
   const author = await registerUser(base, { displayName: `Pisateľka ${testInfo.project.name}` });
   const title = `Svedok z Lipian ${testInfo.project.name} ${Date.now()}`;

@@ -44,11 +44,11 @@ describe("register", () => {
     expect(doc.querySelector(".nav-signout button")?.text).toBe("Odhlásiť sa");
     expect(doc.querySelectorAll('a[href="/create-post"]').length).toBeGreaterThan(0);
     expect(doc.querySelector('a[href="/signinsignup"]')).toBeNull();
-    // Only a hash of the password is stored.
+    // Only a hash of the password is stored: bcrypt, at the test servers' cost (the site's own is checked in hardening.test.ts).
     const stored = withDatabase((db) => db.prepare("SELECT password_hash, email FROM users WHERE email = ?").get(email)) as {
       password_hash: string;
     };
-    expect(stored.password_hash).toMatch(/^\$2[aby]\$11\$/);
+    expect(stored.password_hash).toMatch(/^\$2[aby]\$04\$.{53}$/);
   });
 
   it("keeps a remembered session beyond the browser", async () => {
@@ -139,23 +139,15 @@ describe("sign in", () => {
     }
   });
 
-  it("answers a wrong password and an unknown e-mail the same way, after the same work", async () => {
+  // That both take the same time (one bcrypt comparison, at the real cost) is timed in hardening.test.ts.
+  it("answers a wrong password and an unknown e-mail the same way", async () => {
     const { email } = await registerUser(base);
-    const timings: Record<string, number[]> = { wrong: [], unknown: [] };
     const answers = new Set<string>();
-    for (let i = 0; i < 3; i++) {
-      for (const [kind, address] of [["wrong", email], ["unknown", uniqueEmail("nobody")]] as const) {
-        const started = performance.now();
-        const { response, doc } = await signIn(new Client(base), address, "nespravne-heslo");
-        timings[kind].push(performance.now() - started);
-        answers.add(`${response.status} ${errorOf(doc)}`);
-      }
+    for (const address of [email, uniqueEmail("nobody")]) {
+      const { response, doc } = await signIn(new Client(base), address, "nespravne-heslo");
+      answers.add(`${response.status} ${errorOf(doc)}`);
     }
     expect([...answers]).toEqual(["400 Zlý e-mail alebo heslo"]);
-    // Both run one bcrypt comparison (cost 11: tens of milliseconds); no fast path for unknown e-mails.
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1];
-    expect(median(timings.unknown)).toBeGreaterThan(20);
-    expect(median(timings.unknown) / median(timings.wrong)).toBeGreaterThan(0.5);
   });
 
   it("answers a malformed e-mail with the same message", async () => {

@@ -235,7 +235,10 @@ async function runOne(attack: Attack, ctx: Context): Promise<string[]> {
     // node:http may see the connection closed after an answer to a malformed request; fetch requests must be answered,
     // unless the body is over the site's limit: the server answers 413 and closes without reading it, and fetch may fail writing it.
     const refusedUnread = (attack.body?.length ?? 0) > MAX_BODY_BYTES;
-    return attack.transport === "raw" || refusedUnread ? [] : [`${label}: no answer (${(error as Error).message})`];
+    if (attack.transport === "raw" || refusedUnread) return [];
+    // What the connection saw (undici puts it in the cause): a reset, a close, or this test's own time limit.
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return [`${label}: no answer (${(error as Error).message}${cause ? `: ${cause.code ?? ""} ${cause.message ?? ""}` : ""})`];
   }
   count(outcome.status);
   const problems = findings(attack, outcome).map((p) => `${label}: ${p}`);

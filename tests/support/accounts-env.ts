@@ -6,6 +6,13 @@
  */
 export const TEST_PUBLIC_URL = "http://dejiny.test";
 
+/**
+ * bcrypt at cost 4 (about 1 ms a hash, not 130): the suite signs in and
+ * registers hundreds of times. Servers that time password work (hardening,
+ * the load test, the bench) keep the real cost.
+ */
+export const CHEAP_PASSWORD_HASHES = { PASSWORD_HASH_COST: "4" };
+
 export function sharedServerEnv(standInUrl: string): Record<string, string> {
   return {
     TRUST_PROXY: "true",
@@ -17,5 +24,6 @@ export function sharedServerEnv(standInUrl: string): Record<string, string> {
     SOCIAL_FACEBOOK_URL: "https://www.facebook.com/dejiny.test",
     SOCIAL_YOUTUBE_URL: "https://www.youtube.com/@dejiny.test",
     CONTACT_EMAIL: "redakcia@dejiny.test",
+    ...CHEAP_PASSWORD_HASHES,
   };
 }

@@ -43,6 +43,13 @@ describe("readEnv", () => {
       for (const name of ["PORT", "PUBLIC_URL", "DEMO_CONTENT", "SESSION_SECRET"]) expect(message).toContain(name);
     }
   });
+  it("hashes passwords at bcrypt cost 11 unless PASSWORD_HASH_COST says 4 to 14", () => {
+    expect(readEnv({}).passwordHashCost).toBe(11);
+    expect(readEnv({ PASSWORD_HASH_COST: "" }).passwordHashCost).toBe(11);
+    expect(readEnv({ PASSWORD_HASH_COST: "4" }).passwordHashCost).toBe(4);
+    expect(readEnv({ PASSWORD_HASH_COST: "14" }).passwordHashCost).toBe(14);
+    for (const value of ["3", "15", "11.5", "x"]) expect(() => readEnv({ PASSWORD_HASH_COST: value }), value).toThrow("PASSWORD_HASH_COST must be a whole number from 4 to 14");
+  });
   it("makes cookies Secure behind https", () => {
     expect(readEnv({ PUBLIC_URL: "https://dejiny.example/" })).toMatchObject({ secureCookies: true, publicUrl: "https://dejiny.example" });
     expect(readEnv({ TRUST_PROXY: "true", DEMO_CONTENT: "off" })).toMatchObject({ trustProxy: true, demoContent: false });

@@ -1,21 +1,20 @@
 import { hash, hashSync, verify } from "@node-rs/bcrypt";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+import { env } from "~/config/env.server";
 import { isEmail } from "~/lib/rules";
 import { getUserByEmail, getUserById, type User } from "~/models/users.server";
 import { createLimiter } from "~/services/platform/concurrency.server";
 
-const BCRYPT_COST = 11;
-
 /**
- * One hash at a time (about 130 ms of a core each), at most 40 waiting (about
+ * One hash at a time (about 130 ms of a core each at the default cost), at most 40 waiting (about
  * 5 s): a burst of sign-ins cannot take both cores, nor the thread pool that
  * file reads share; past that the burst is answered "busy" at once.
  */
 const hashing = createLimiter("password hashing", { running: 1, waiting: 40 });
 
 /** Compared against when no account matches, so a wrong e-mail costs as long as a wrong password. */
-const DUMMY_HASH = hashSync("no account has this password", BCRYPT_COST);
+const DUMMY_HASH = hashSync("no account has this password", env.passwordHashCost);
 
 /** Whether a password check or hash would be refused as busy now. */
 export function passwordWorkIsFull(): boolean {
@@ -23,7 +22,7 @@ export function passwordWorkIsFull(): boolean {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return hashing.run(() => hash(password, BCRYPT_COST));
+  return hashing.run(() => hash(password, env.passwordHashCost));
 }
 
 function checkPassword(password: string, passwordHash: string): Promise<boolean> {
