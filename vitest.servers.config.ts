@@ -11,31 +11,31 @@ import { CHEAP_PASSWORD_HASHES } from "./tests/support/accounts-env";
  * beside other work, their bounds would measure the neighbours.
  */
 export const SERVERS_OF_THEIR_OWN = [
-  "busy-answers",
-  "cache-invalidation",
-  "caddy",
-  "crash",
-  "faults",
-  "full-disk",
-  "graceful-stop",
-  "hardening",
-  "hidden-articles",
-  "history-load",
-  "image-memory",
-  "lockout",
-  "mail-outbox",
-  "moderation",
-  "nginx",
-  "operations",
-  "production",
-  "read-only",
-  "replication",
-  "search-pages",
-  "slow-bodies",
-  "upgrade",
+  "accounts/lockout",
+  "articles/cache-invalidation",
+  "articles/history-load",
+  "articles/search-pages",
+  "images/image-memory",
+  "moderation/hidden-articles",
+  "moderation/moderation",
+  "operations/caddy",
+  "operations/crash",
+  "operations/faults",
+  "operations/full-disk",
+  "operations/graceful-stop",
+  "operations/mail-outbox",
+  "operations/nginx",
+  "operations/operations",
+  "operations/production",
+  "operations/read-only",
+  "operations/replication",
+  "operations/upgrade",
+  "security/busy-answers",
+  "security/hardening",
+  "security/slow-bodies",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
-export const TIMED_ALONE = ["hardening", "history-load", "image-memory"].map((name) => `tests/integration/${name}.test.ts`);
+export const TIMED_ALONE = ["security/hardening", "articles/history-load", "images/image-memory"].map((name) => `tests/integration/${name}.test.ts`);
 
 const timed = Boolean(process.env.DEJINY_TIMED_ALONE);
 

@@ -14,7 +14,7 @@ import { loader as postsLoader } from "~/routes/posts";
  * matches the routes again for each request and builds the whole router's
  * state around two function calls; a search typed with JavaScript pays it
  * for 3 KB of data, and a page sent without it for its cards.
- * tests/integration/search-pages.test.ts compares both ways byte for byte.
+ * tests/integration/articles/search-pages.test.ts compares both ways byte for byte.
  */
 
 /** The loaders' data of a list's page, keyed by route as Remix keys it. */

@@ -3,7 +3,7 @@
 // that exists (and, with #anchor, a heading of it, as GitHub spells anchors);
 // README.md stays a front door (at most 300 lines); and no document tells
 // the story of how the code got here (issue numbers, clock times).
-// tests/unit/docs.test.ts runs the same check in `npm test`.
+// tests/unit/repository/docs.test.ts runs the same check in `npm test`.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,5 +1,5 @@
 // Makes a data folder of this version of the site, for the upgrade test
-// (tests/integration/upgrade.test.ts), which starts every later version on a
+// (tests/integration/operations/upgrade.test.ts), which starts every later version on a
 // copy of each tests/fixtures/upgrade-*/ folder:
 //
 //   npm run build && npx vite-node scripts/make-upgrade-fixture.ts [folder]
@@ -56,7 +56,7 @@ writeFileSync(
   `# Upgrade fixture: the site at ${commit}
 
 A data folder as the site at commit \`${commit}\` left it, for
-\`tests/integration/upgrade.test.ts\`: every later version must open it,
+\`tests/integration/operations/upgrade.test.ts\`: every later version must open it,
 migrate it and serve the same articles.
 
 Made on ${new Date().toISOString().slice(0, 10)} in a checkout of that commit (with

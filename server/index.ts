@@ -105,7 +105,7 @@ function matchRoute(pathname: string): RouteMatch | undefined {
 // The app's own handler, without Express (the dev server's goes through Vite's middleware).
 const renderApp = createFetchHandler(build, mode);
 // A new search: a visitor's page made from a kept page of the same list, its data without Remix's handler
-// (DEJINY_SEARCH_SHORTCUTS=off leaves both to Remix, to compare: tests/integration/search-pages.test.ts).
+// (DEJINY_SEARCH_SHORTCUTS=off leaves both to Remix, to compare: tests/integration/articles/search-pages.test.ts).
 const searchShortcuts = !viteDevServer && process.env.DEJINY_SEARCH_SHORTCUTS !== "off";
 const searchPage = searchShortcuts ? createSearchPages({ pages: app$.pages, render: renderApp, publicUrl: env.publicUrl }) : undefined;
 // The headers of every answer, for the answers prepared once (a kept page's or an image's own policy replaces the nonce's).

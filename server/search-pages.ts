@@ -29,7 +29,7 @@ import type { AppForServer } from "~/server-interface.server";
  * Templates are kept per list (the page's shape besides the query) until
  * the data stamp changes (the period form lists the centuries that have
  * articles), the most recently used TEMPLATE_LIMIT of them.
- * tests/integration/search-pages.test.ts compares the pages byte for byte.
+ * tests/integration/articles/search-pages.test.ts compares the pages byte for byte.
  */
 
 /** Letters and digits none: no search words (the loader asks the index nothing), and every escaping shows in it. */

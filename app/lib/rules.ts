@@ -165,7 +165,7 @@ export const CONTENT_MAX_LENGTH = 30_000;
  * CONTENT_MAX_LENGTH characters passes this, except through its links'
  * addresses: stored normalised, percent-encoded, up to 9 bytes for one
  * typed character (a "€" is "%E2%82%AC"; a new line, a <br/> by then,
- * "%3Cbr/%3E"). tests/unit/content.test.ts tries every pair of the pieces
+ * "%3Cbr/%3E"). tests/unit/articles/content.test.ts tries every pair of the pieces
  * that grow most.
  */
 export const CONTENT_STORED_MAX_BYTES = 5 * CONTENT_MAX_LENGTH;

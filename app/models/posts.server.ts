@@ -21,7 +21,7 @@ const cardColumns = {
 
 
 // The reader's queries walk an index in order and stop after `limit` rows,
-// so their cost does not grow with the number of posts (tests/unit/query-plans.test.ts
+// so their cost does not grow with the number of posts (tests/unit/articles/query-plans.test.ts
 // fails on a full scan or a sort). Exported unprepared for that test only.
 // A hidden article is skipped as the index is walked (they are few).
 export const readerQueries = {
@@ -210,7 +210,7 @@ export function deletePostsOf(authorId: string): string[] {
     .map((row) => row.image);
 }
 
-// An author's articles walk posts_author_created_at_idx (tests/unit/query-plans.test.ts).
+// An author's articles walk posts_author_created_at_idx (tests/unit/articles/query-plans.test.ts).
 export const authorQueries = {
   postsOfAuthor: db
     .select({ id: posts.id, title: posts.title, createdAt: posts.createdAt, updatedAt: posts.updatedAt, hiddenAt: posts.hiddenAt })

@@ -19,7 +19,7 @@ function hidingOf({ textHiddenAt, summaryHiddenAt, editorHiddenAt, erasedAt }: H
   return { text: textHiddenAt !== null, summary: summaryHiddenAt !== null, editor: editorHiddenAt !== null, erased: erasedAt !== null };
 }
 
-/** The SQL of this module, exported for tests/unit/query-plans.test.ts: each is index lookups and ranges only. */
+/** The SQL of this module, exported for tests/unit/articles/query-plans.test.ts: each is index lookups and ranges only. */
 export const revisionQueries = {
   // The article as it is now (its tags in the author's order), numbered after its last revision.
   insert: `

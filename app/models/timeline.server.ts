@@ -5,7 +5,7 @@ import { sqlite } from "~/db/connection.server";
  * Articles in historical order (~/lib/time/periods): the timeline, a period's
  * articles in the list, an article's neighbours in time and "Na dnešný
  * deň". Each query is one range of posts_period_idx or posts_period_day_idx
- * (tests/unit/query-plans.test.ts), walked in order and stopped after
+ * (tests/unit/articles/query-plans.test.ts), walked in order and stopped after
  * `limit` rows, so it costs the same at a hundred articles and at a hundred
  * thousand. A hidden article is skipped as the index is walked (they are
  * few); drafts and deleted articles are not in `posts` at all.
@@ -14,7 +14,7 @@ import { sqlite } from "~/db/connection.server";
 const CARD = "p.id, p.title, p.excerpt, p.image, p.image_width AS imageWidth, p.image_height AS imageHeight, p.period";
 const READABLE = "p.hidden_at IS NULL";
 
-/** The SQL of this module, exported for tests/unit/query-plans.test.ts. */
+/** The SQL of this module, exported for tests/unit/articles/query-plans.test.ts. */
 export const timelineQueries = {
   // From a place in time on (its key and the id after which to start), oldest first.
   entries: `

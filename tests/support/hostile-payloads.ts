@@ -1,5 +1,5 @@
 /**
- * Material for the hostile-input suite (tests/integration/hostile.test.ts):
+ * Material for the hostile-input suite (tests/integration/security/hostile.test.ts):
  * a seeded PRNG, payload corpora and byte-exact encoders for forms, so a
  * failing request can be rebuilt from its seed.
  */
