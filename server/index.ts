@@ -323,6 +323,12 @@ server.requestTimeout = 120_000;
 // Headers come in one packet from any real client: one that sends them a
 // line at a time (slowloris) is cut after 15 s instead of Node's 60.
 server.headersTimeout = 15_000;
+// An idle kept-alive connection stays open 65 s (Node: 5 s), longer than the
+// proxies in front keep theirs (nginx 55 s, Caddy 55 s as deploy/ sets them),
+// so the proxy closes first. Otherwise a request sent on a connection just
+// as the server closes it gets no answer (seen under load: "other side
+// closed"), and a proxy does not send a form again on its own.
+server.keepAliveTimeout = 65_000;
 // Each open connection costs a file descriptor and a few KB: past this
 // many, new ones are closed at once instead of running the process out of
 // descriptors (which would fail its own file and database opens). A proxy

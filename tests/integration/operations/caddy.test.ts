@@ -43,6 +43,8 @@ describe("deploy/Caddyfile, as written for production", () => {
       const routes = JSON.stringify(server.routes);
       expect(routes).toContain('"host":["dejiny.example"]');
       expect(routes).toContain('"dial":"app:3000"');
+      // Idle connections to the app closed before the app closes them (65 s).
+      expect(routes).toContain('"keep_alive":{"idle_timeout":55000000000}');
       expect(config.apps.tls?.automation?.policies ?? []).not.toContainEqual(expect.objectContaining({ issuers: [{ module: "internal" }] }));
       await caddy(["validate", "--adapter", "caddyfile", "--config", CADDYFILE], env);
     } finally {
