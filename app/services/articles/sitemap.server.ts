@@ -6,11 +6,14 @@ import { countPosts, listPostChanges } from "~/models/posts.server";
 /** Addresses in one sitemap file (the protocol allows 50,000; smaller files cost each request less). */
 export const SITEMAP_PAGE_SIZE = 10_000;
 
+/** The reader's own pages, first in the first file. */
+export const SITE_PAGES = ["/", "/posts", "/timeline", "/conflicts", "/moderation"];
+
 const xml = escapeXml;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * The sitemap: every article with its last change (and the list), or, when
+ * The sitemap: every article with its last change (and the site's own pages), or, when
  * there are more than SITEMAP_PAGE_SIZE articles, an index of numbered files
  * (/sitemap.xml?page=1, …). Null for a page that does not exist.
  */
@@ -25,7 +28,7 @@ export function sitemap(page: number | null, pageSize = SITEMAP_PAGE_SIZE): { bo
   if (number < 1 || number > pages) return null;
   const posts = listPostChanges({ offset: (number - 1) * pageSize, limit: pageSize });
   const urls = posts.map((post) => `<url><loc>${xml(`${env.publicUrl}/posts/${post.id}`)}</loc><lastmod>${day(post.updatedAt)}</lastmod></url>`);
-  if (number === 1) urls.unshift(`<url><loc>${xml(`${env.publicUrl}/`)}</loc></url>`, `<url><loc>${xml(`${env.publicUrl}/posts`)}</loc></url>`);
+  if (number === 1) urls.unshift(...SITE_PAGES.map((path) => `<url><loc>${xml(`${env.publicUrl}${path}`)}</loc></url>`));
   // The site's change time, not the newest article's: a deleted article must not move it back.
   const changedAt = siteChangedAt();
   return { body: wrap("urlset", urls), lastModified: changedAt > 0 ? new Date(changedAt) : null };

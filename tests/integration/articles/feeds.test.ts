@@ -102,14 +102,16 @@ describe("Last-Modified of the feed and the sitemap", () => {
 });
 
 describe("sitemap and robots.txt", () => {
-  it("lists every article with its last change, and robots.txt names the sitemap", async () => {
+  it("lists the reader's pages and every article with its last change, and robots.txt names the sitemap", async () => {
     const response = await fetch(`${base}/sitemap.xml`);
     expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
     const xml = await response.text();
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     const all = readDatabase(databasePath, (db) => db.prepare("SELECT id, updated_at FROM posts WHERE hidden_at IS NULL ORDER BY created_at DESC, id").all() as { id: string; updated_at: number }[]);
-    expect(locs.slice(2).map((loc) => loc.split("/").pop())).toEqual(all.map((post) => post.id));
-    expect(locs[0]).toMatch(/^http:\/\/[^/]+\/$/);
+    expect(locs.slice(5).map((loc) => loc.split("/").pop())).toEqual(all.map((post) => post.id));
+    // The reader's own pages first: each answers 200.
+    expect(locs.slice(0, 5).map((loc) => new URL(loc).pathname)).toEqual(["/", "/posts", "/timeline", "/conflicts", "/moderation"]);
+    for (const loc of locs.slice(0, 5)) expect((await fetch(`${base}${new URL(loc).pathname}`)).status, loc).toBe(200);
     const lastmods = [...xml.matchAll(/<lastmod>([^<]+)<\/lastmod>/g)].map((m) => m[1]);
     expect(lastmods).toEqual(all.map((post) => new Date(post.updated_at).toISOString().slice(0, 10)));
     expect((await fetch(`${base}/sitemap.xml`, { headers: { "If-None-Match": response.headers.get("etag")! } })).status).toBe(304);
