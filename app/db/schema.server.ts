@@ -37,6 +37,8 @@ export const posts = sqliteTable(
     title: text("title").notNull(),
     /** Sanitised HTML (b, i, em, strong, a, p, br; no attributes but a link's http(s) href and rel); newlines are <br/>. */
     content: text("content").notNull(),
+    /** The text as its author wrote it (Markdown, ~/services/articles/content.server), which `content` is made from; NULL for an article last saved before Markdown (its editable text is made from `content`). */
+    contentSource: text("content_source"),
     /** Where the article's claims come from, in the order the text cites them ([1], [2], …); see ~/lib/sources. */
     sources: text("sources", { mode: "json" }).$type<Source[]>().notNull().default(sql`'[]'`),
     /** Plain text cut from the sanitised content on write, for the cards. */
@@ -107,10 +109,15 @@ export const revisions = sqliteTable(
     number: integer("number").notNull(),
     title: text("title").notNull(),
     content: text("content").notNull(),
+    /** The text as written (Markdown), as posts.content_source; NULL for a revision saved before Markdown. */
+    contentSource: text("content_source"),
     sources: text("sources", { mode: "json" }).$type<Source[]>().notNull().default(sql`'[]'`),
     /** The tags in the author's order, a JSON array. */
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** The image's key and size: an old revision keeps its image (and its files) while any revision names it. */
     image: text("image").notNull(),
+    imageWidth: integer("image_width").notNull().default(0),
+    imageHeight: integer("image_height").notNull().default(0),
     editorId: text("editor_id").references(() => users.id, { onDelete: "set null" }),
     /** The editor's display name when the revision was saved. */
     editorName: text("editor_name").notNull(),
@@ -135,6 +142,8 @@ export const revisions = sqliteTable(
     uniqueIndex("revisions_post_number_idx").on(t.postId, t.number),
     // Deleting an account sets its editor_id to NULL: without an index, every deletion would read the whole table.
     index("revisions_editor_idx").on(t.editorId),
+    // Whether an old revision still names an image (/images/ and the removal of replaced images ask it).
+    index("revisions_image_idx").on(t.image),
   ],
 );
 
