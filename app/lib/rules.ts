@@ -175,7 +175,12 @@ export function utf8Length(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
-/** Most HTML start tags one body may contain, and how deep they may nest: bounds the work of sanitising it. */
+/**
+ * Most HTML start tags one body may contain, and how deep they may nest:
+ * bounds the work of sanitising it. The same bounds hold for what its
+ * Markdown makes: elements of the stored HTML (line breaks aside), and
+ * lists and quotations inside one another (content.server.ts).
+ */
 export const CONTENT_MAX_TAGS = 2_000;
 export const CONTENT_MAX_DEPTH = 20;
 
@@ -207,6 +212,8 @@ export const POST_MESSAGES = {
   forbidden: "Tento článok môže upravovať alebo odstrániť iba jeho autor alebo administrátor.",
   contentTooManyTags: `Text článku má príliš veľa HTML značiek (najviac ${CONTENT_MAX_TAGS.toLocaleString("sk-SK")}).`,
   contentTooDeep: `HTML značky v texte článku sú vnorené príliš hlboko (najviac ${CONTENT_MAX_DEPTH} úrovní).`,
+  contentTooManyMarks: `Text článku má príliš veľa formátovania: najviac ${CONTENT_MAX_TAGS.toLocaleString("sk-SK")} nadpisov, položiek zoznamov, zvýraznení, odkazov a iných značiek spolu.`,
+  contentMarksTooDeep: `Zoznamy a citáty v texte článku sú vnorené príliš hlboko (najviac ${CONTENT_MAX_DEPTH} úrovní).`,
   contentFailed: "Text článku sa nepodarilo spracovať. Skúste ho, prosím, zjednodušiť alebo uložiť znova.",
   imageTooLarge: `Obrázok je príliš veľký: najviac ${IMAGE_MAX_SIDE.toLocaleString("sk-SK")} px na stranu a ${IMAGE_MAX_PIXELS / 1_000_000} megapixelov.`,
   imageTooLargeWhole: "Progresívny JPEG alebo prekladaný PNG takejto veľkosti nevieme spracovať. Zmenšite ho alebo ho uložte ako bežný JPEG či PNG.",
@@ -230,9 +237,6 @@ export function canModify(user: { id: string; isAdmin: boolean } | null | undefi
 
 /** A line break in stored content, however it was written. */
 export const BR_TAG = /<br\s*\/?>/gi;
-
-/** Stored content back into what the author edits (its line breaks and block tags as new lines). */
-export { storedToEditable } from "~/lib/text/article-markup";
 
 /** The tag rules, in the order their messages are shown; null when the tags are fine. */
 export function tagsProblem(tags: string[], isKnown: (tag: string) => boolean): string | null {

@@ -78,6 +78,13 @@ export function getPost(id: string) {
   return { ...post, tags: tagsOfPost.all({ id }).map((row) => row.tag) };
 }
 
+const contentSourceById = db.select({ source: posts.contentSource }).from(posts).where(eq(posts.id, sql.placeholder("id"))).prepare();
+
+/** The text as its author wrote it, for the edit form (null for an article last saved before Markdown); never sent to readers. */
+export function getContentSource(id: string): string | null {
+  return contentSourceById.get({ id })?.source ?? null;
+}
+
 const postHiddenAt = db.select({ hiddenAt: posts.hiddenAt }).from(posts).where(eq(posts.id, sql.placeholder("id"))).prepare();
 
 /** The newest `limit` posts whole (optionally with a tag), newest first: for the feeds. */
@@ -114,6 +121,8 @@ export type NewPost = {
   title: string;
   /** Already sanitised stored content. */
   content: string;
+  /** The text as its author wrote it (Markdown), which `content` was made from; none for content written as HTML (the bench's, a test's). */
+  contentSource?: string | null;
   excerpt: string;
   image: { key: string; width: number; height: number };
   authorId: string;
@@ -136,6 +145,7 @@ export function insertPost(post: NewPost): string {
         id,
         title: post.title,
         content: post.content,
+        contentSource: post.contentSource ?? null,
         sources: post.sources ?? [],
         excerpt: post.excerpt,
         image: post.image.key,
@@ -167,14 +177,15 @@ export function insertPostFromPending(post: NewPost): string | undefined {
 /** Save an article's new text as its next revision, by `edit.editorId`, in one transaction (`edit.at`: when, now unless said; the demo's history is earlier). */
 export function updatePost(
   id: string,
-  change: { title: string; content: string; sources: Source[]; excerpt: string; period?: string },
+  change: { title: string; content: string; contentSource?: string | null; sources: Source[]; excerpt: string; period?: string },
   edit: { editorId: string; summary: string; at?: number },
 ): void {
   db.transaction((tx) => {
     const { periodStart } = tx
       .update(posts)
       // A change without a period keeps the article's.
-      .set({ ...change, ...(change.period !== undefined && periodColumns(change.period)), updatedAt: edit.at ?? Date.now() })
+      // Content without its source was written as HTML: the old source no longer made it.
+      .set({ ...change, contentSource: change.contentSource ?? null, ...(change.period !== undefined && periodColumns(change.period)), updatedAt: edit.at ?? Date.now() })
       .where(eq(posts.id, id))
       .returning({ periodStart: posts.periodStart })
       .get()!;

@@ -23,12 +23,12 @@ function hidingOf({ textHiddenAt, summaryHiddenAt, editorHiddenAt, erasedAt }: H
 export const revisionQueries = {
   // The article as it is now (its tags in the author's order), numbered after its last revision.
   insert: `
-  INSERT INTO revisions (id, post_id, number, title, content, sources, tags, image, editor_id, editor_name, created_at, summary, size, period)
+  INSERT INTO revisions (id, post_id, number, title, content, content_source, sources, tags, image, image_width, image_height, editor_id, editor_name, created_at, summary, size, period)
   SELECT :id, p.id,
     (SELECT coalesce(max(r.number), 0) + 1 FROM revisions r WHERE r.post_id = p.id),
-    p.title, p.content, p.sources,
+    p.title, p.content, p.content_source, p.sources,
     (SELECT json_group_array(t.tag ORDER BY t.rowid) FROM post_tags t WHERE t.post_id = p.id),
-    p.image, u.id, u.display_name, p.updated_at, :summary, length(p.title) + length(p.content), p.period
+    p.image, p.image_width, p.image_height, u.id, u.display_name, p.updated_at, :summary, length(p.title) + length(p.content), p.period
   FROM posts p JOIN users u ON u.id = :editorId
   WHERE p.id = :postId`,
   // Newest first by revisions_post_number_idx; one row more than shown, the revision before the page's last, for its change.
@@ -41,7 +41,8 @@ export const revisionQueries = {
   // One revision by its key, only if it is this article's: another article's revision is not found.
   one: `
   SELECT r.id, r.number, ${editorName}, r.created_at AS createdAt, r.summary,
-    r.title, r.content, r.sources, r.tags, r.image, r.period, r.editor_id AS editorId, ${hidingColumns}
+    r.title, r.content, r.content_source AS contentSource, r.sources, r.tags, r.image, r.image_width AS imageWidth, r.image_height AS imageHeight,
+    r.period, r.editor_id AS editorId, ${hidingColumns}
   FROM revisions r LEFT JOIN users u ON u.id = r.editor_id
   WHERE r.id = :id AND r.post_id = :postId`,
 };
@@ -80,8 +81,11 @@ export function listRevisions(postId: string, page: { offset: number; limit: num
   }));
 }
 
-/** A revision whole, with who saved it (NULL once the account is gone or the name erased). */
-export type StoredRevision = RevisionContent & { editorId: string | null };
+/**
+ * A revision whole, with who saved it (NULL once the account is gone or the
+ * name erased), its text as written (NULL when saved before Markdown) and its image's size.
+ */
+export type StoredRevision = RevisionContent & { editorId: string | null; contentSource: string | null; imageWidth: number; imageHeight: number };
 type RevisionRow = Omit<StoredRevision, "sources" | "tags" | "hidden"> & HidingColumns & { sources: string; tags: string };
 const revisionById = sqlite.prepare<{ id: string; postId: string }, RevisionRow>(revisionQueries.one);
 
@@ -110,7 +114,7 @@ export function setRevisionsHidden(postId: string, ids: string[], parts: Revisio
  */
 export function eraseRevisionParts(postId: string, ids: string[], parts: RevisionPart[], at: number): number {
   const erase: Record<RevisionPart, string> = {
-    text: "title = '', content = '', sources = '[]', period = '', text_hidden_at = coalesce(text_hidden_at, :at)",
+    text: "title = '', content = '', content_source = NULL, sources = '[]', period = '', text_hidden_at = coalesce(text_hidden_at, :at)",
     summary: "summary = '', summary_hidden_at = coalesce(summary_hidden_at, :at)",
     editor: "editor_name = '', editor_id = NULL, editor_hidden_at = coalesce(editor_hidden_at, :at)",
   };

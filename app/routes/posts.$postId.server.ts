@@ -3,8 +3,10 @@ import { env } from "~/config/env.server";
 import type { ArticlePreview } from "~/lib/drafts";
 import { listHref, readListState } from "~/lib/links";
 import type { EditConflict } from "~/lib/revisions";
-import { typedFields, typedText } from "~/lib/rules";
+import { canModify, typedFields, typedText } from "~/lib/rules";
+import { editableText } from "~/lib/text/article-markup";
 import type { CurrentUser } from "~/lib/types";
+import { getContentSource } from "~/models/posts.server";
 import { countRevisions } from "~/models/revisions.server";
 import { answerEditForm, answerEditFormOfGoneArticle } from "~/services/articles/drafts.server";
 import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/articles/posts.server";
@@ -28,11 +30,13 @@ export async function articlePage(request: Request, postId: string) {
   const { tag, limit, q, period } = readListState(searchParams);
   // Hidden: only its author and admins get here (readablePost); nothing may keep or index their page.
   const hidden = post.hiddenAt !== null ? { own: user?.id === post.authorId } : null;
-  // The open "Zdroj?" flags of its passages, on the edit form of whoever may edit it.
-  const flags = searchParams.has("edit") ? passageFlagsFor(user, post) : [];
+  // On the edit form of whoever may edit it: the text as its author wrote it, and the open "Zdroj?" flags of its passages.
+  const editing = searchParams.has("edit") && canModify(user, post);
+  const flags = editing ? passageFlagsFor(user, post) : [];
+  const editable = editing ? editableText(post.content, getContentSource(post.id)) : null;
   // Revision 1 is the article as published: the edits are the revisions after it.
   const neighbours = articleNeighbours(post);
-  const page = { post, list: { tag, limit, q, period }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, hidden, flags, neighbours };
+  const page = { post, list: { tag, limit, q, period }, publicUrl: env.publicUrl, edits: countRevisions(post.id) - 1, hidden, flags, neighbours, editable };
   return hidden ? data(page, { headers: HIDDEN_PAGE_HEADERS }) : page;
 }
 

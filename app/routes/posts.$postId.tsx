@@ -33,7 +33,7 @@ import { errorSummary } from "~/lib/errors";
 import { imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { editCount } from "~/lib/revisions";
-import { canModify, CONTENT_MAX_LENGTH, MESSAGES, storedToEditable, TITLE_MAX_LENGTH } from "~/lib/rules";
+import { canModify, CONTENT_MAX_LENGTH, MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { sourcesToTyped } from "~/lib/sources";
 import { passageReportHref } from "~/lib/text/passages";
@@ -78,7 +78,7 @@ function modeHrefs(pathname: string, search: string) {
 }
 
 function PostView({ editing: editRequested }: { editing: boolean }) {
-  const { post, list, edits, hidden, flags, neighbours } = useLoaderData<typeof loader>();
+  const { post, list, edits, hidden, flags, neighbours, editable } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const user = useRouteLoaderData<typeof rootLoader>("root")?.user;
   const { pathname, search } = useLocation();
@@ -91,7 +91,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
   const typed = result?.values;
   const invalid = new Set(result?.invalid ?? []);
   const [title, setTitle] = useState(typed?.title ?? post.title);
-  const [content, setContent] = useState(() => typed?.content ?? storedToEditable(post.content));
+  const [content, setContent] = useState(() => typed?.content ?? editable ?? "");
 
   const editButtons = (
     <>

@@ -49,6 +49,11 @@ export function withoutBreaksBesideBlocks(html: string): string {
   return out + (afterBlock ? dropBreaks(pending) : pending);
 }
 
+/** What the edit form shows: the text as its author wrote it, or, for one saved before Markdown, its stored content made editable. */
+export function editableText(content: string, source: string | null): string {
+  return source ?? storedToEditable(content);
+}
+
 /**
  * Stored content back into what the author edits: line breaks as new lines,
  * and each heading, list, list item, quotation and its cite line on lines of

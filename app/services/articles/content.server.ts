@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { IOptions } from "sanitize-html";
 import { withoutBreaksBesideBlocks } from "~/lib/text/article-markup";
-import { BR_TAG } from "~/lib/rules";
+import { BR_TAG, CONTENT_MAX_DEPTH, CONTENT_MAX_TAGS, POST_MESSAGES } from "~/lib/rules";
 import { LINK_REL } from "~/lib/sources";
 import { withoutControlCharacters } from "~/lib/text/text-controls";
 import { BusyError } from "~/services/platform/concurrency.server";
@@ -20,20 +20,59 @@ const SANITIZE_OPTIONS: IOptions = {
   allowProtocolRelative: false,
 };
 
-// Content is sanitised once, when it is written, and stored already safe.
-// Sanitising hostile input is CPU work, so it runs in a worker thread with a
-// hard time limit and a small heap: it cannot block the server, and the
+// The text is written in Markdown (CommonMark, by markdown-it: docs/decisions/markdown.md)
+// and stored as sanitised HTML, made once, when it is written. Parsing and
+// sanitising hostile input is CPU work, so both run in a worker thread with a
+// hard time limit and a small heap: they cannot block the server, and the
 // worst allowed body holds another author's publish up for well under
 // 100 ms. One worker, not two: each costs 20–25 MB of the container's
-// 256 MB, whatever it sanitises. A server that only serves readers
+// 256 MB, whatever it works on. A server that only serves readers
 // starts no worker. (The rules that need code are written in the worker's
-// source: functions do not cross to a worker.) The title is the page's h1,
-// so an article's headings start at h2: an h1 becomes an h2, an h4–h6 an h3.
-// A cite is kept only inside a blockquote (its source's line); elsewhere
-// its text stays and the tag goes.
-const sanitizer = createWorkerPool<string, string>({
+// source: functions do not cross to a worker.)
+//
+// Markdown: a new line is a line break and a blank line a paragraph's end,
+// both stored as <br/> (a paragraph is not wrapped in <p>: text typed
+// before Markdown is stored as it was); HTML typed inline still works, but
+// no HTML block, code, rule or image: they have no tag here, and an HTML
+// block would swallow the lines after it. In a quotation, a last line that
+// starts with "— " (or "-- ") is its cite line. Lists and quotations nest at
+// most CONTENT_MAX_DEPTH deep: deeper is refused, never cut (markdown-it
+// drops what lies past its own nesting limit, which is set beyond ours).
+//
+// Then the sanitiser: the title is the page's h1, so an article's headings
+// start at h2: an h1 becomes an h2, an h4–h6 an h3. A cite is kept only
+// inside a blockquote (its source's line); elsewhere its text stays and the
+// tag goes.
+/** The worker's answer: the sanitised HTML, or which bound the text's Markdown is beyond. */
+type Sanitised = string | { beyond: "depth" | "marks" };
+
+const sanitizer = createWorkerPool<string, Sanitised>({
   source: `
     const sanitizeHtml = require(workerData.sanitizeHtml);
+    const MarkdownIt = require(workerData.markdownIt);
+    const markdown = MarkdownIt("commonmark", { html: true, breaks: true, maxNesting: 3 * workerData.maxDepth });
+    markdown.disable(["code", "fence", "hr", "html_block", "image"]);
+    const rules = markdown.renderer.rules;
+    rules.paragraph_open = () => "";
+    rules.paragraph_close = (tokens, i) => (tokens[i].hidden ? "" : "<br><br>");
+    rules.softbreak = rules.hardbreak = () => "<br>";
+    const CITE_LINE = /^(?:—|--)[ \\t]+(?=\\S)/;
+    markdown.core.ruler.push("quote_cite", (state) => {
+      const tokens = state.tokens;
+      for (let i = 2; i < tokens.length; i++) {
+        // A quotation's last paragraph: its last line (after the last break) may be the cite line.
+        if (tokens[i].type !== "blockquote_close" || tokens[i - 1].type !== "paragraph_close" || tokens[i - 2].type !== "inline") continue;
+        const children = tokens[i - 2].children;
+        let line = children.length;
+        while (line > 0 && children[line - 1].type !== "softbreak" && children[line - 1].type !== "hardbreak") line--;
+        const first = children[line];
+        if (!first || first.type !== "text" || !CITE_LINE.test(first.content)) continue;
+        first.content = first.content.replace(CITE_LINE, "");
+        const tag = (content) => Object.assign(new state.Token("html_inline", "", 0), { content });
+        children.splice(line, 0, tag("<cite>"));
+        children.push(tag("</cite>"));
+      }
+    });
     const safeLink = (href) => {
       if (typeof href !== "string" || !/^https?:[/][/]/i.test(href)) return {};
       try {
@@ -58,11 +97,52 @@ const sanitizer = createWorkerPool<string, string>({
       },
       exclusiveFilter: (frame) => (frame.tag === "cite" && "outside" in frame.attribs ? "excludeTag" : false),
     };
-    return (html) => {
+    // How deep lists and quotations nest (a list and its item are one level), and how many elements the Markdown makes
+    // (its HTML's start tags: paragraphs are not wrapped, and the typed HTML is bounded before it gets here).
+    const measure = (tokens) => {
+      let depth = 0, deepest = 0, elements = 0;
+      for (const token of tokens) {
+        if (token.type === "blockquote_open" || token.type === "list_item_open") deepest = Math.max(deepest, ++depth);
+        else if (token.type === "blockquote_close" || token.type === "list_item_close") depth--;
+        if (token.nesting === 1 && token.type !== "paragraph_open") elements++;
+        for (const child of token.children ?? []) if (child.nesting === 1) elements++;
+      }
+      return { deepest, elements };
+    };
+    // Quotation and list marks that open a line ("> > - a"): each nests one level deeper. Counted before parsing,
+    // as parsing a text that nests deep on every line holds more tokens than the worker's heap: too deep on one
+    // line, or more marks than four times the elements allowed (a quotation's every line repeats its ">").
+    const OPENING_MARKS = /^(?:[ \\t]*(?:>|[-+*](?=[ \\t])|[0-9]{1,9}[.)](?=[ \\t])))+/gm;
+    const MARK = /[>+*-]|[0-9]+[.)]/g;
+    const marksBeyond = (text) => {
+      let total = 0;
+      for (const [marks] of text.matchAll(OPENING_MARKS)) {
+        const count = marks.match(MARK).length;
+        if (count > workerData.maxDepth) return "depth";
+        total += count;
+      }
+      return total > 4 * workerData.maxElements ? "marks" : null;
+    };
+    return (text) => {
       quotes = 0;
-      return sanitizeHtml(html, options);
+      const beyond = marksBeyond(text);
+      if (beyond) return { beyond };
+      const tokens = markdown.parse(text, {});
+      const { deepest, elements } = measure(tokens);
+      if (deepest > workerData.maxDepth) return { beyond: "depth" };
+      // Counted before the HTML is made: rendering and sanitising tens of thousands of elements would cost more than the worker may take.
+      if (elements > workerData.maxElements) return { beyond: "marks" };
+      // markdown-it ends each block's tag with a new line; text has none (its "<" and ">" are escaped), so every ">" + new line is one.
+      return sanitizeHtml(markdown.renderer.render(tokens, markdown.options, {}).replace(/>\\n/g, ">"), options);
     };`,
-  workerData: { sanitizeHtml: createRequire(import.meta.url).resolve("sanitize-html"), options: SANITIZE_OPTIONS, rel: LINK_REL },
+  workerData: {
+    sanitizeHtml: createRequire(import.meta.url).resolve("sanitize-html"),
+    markdownIt: createRequire(import.meta.url).resolve("markdown-it"),
+    options: SANITIZE_OPTIONS,
+    rel: LINK_REL,
+    maxDepth: CONTENT_MAX_DEPTH,
+    maxElements: CONTENT_MAX_TAGS,
+  },
   size: 1,
   // The largest body the rules allow takes well under 100 ms and a few MB:
   // these bound what anything else, however hostile, may take.
@@ -79,23 +159,26 @@ export class ContentProcessingError extends Error {
   override name = "ContentProcessingError";
 }
 
+/** Content beyond the bounds of what its Markdown may make (`message`: the author's message). */
+export class ContentBoundsError extends Error {
+  override name = "ContentBoundsError";
+}
+
 /**
- * Sanitise HTML to the allowed tags, no attributes but a link's safe href, line breaks as `<br/>`
- * (none beside a block tag: article-markup),
- * no control characters (a NUL typed or written as `&#1;` alike) but tab and new line.
- * Rejects with BusyError when too many wait, ContentProcessingError when it fails.
+ * What the author typed (Markdown, with a little HTML) as stored content:
+ * the allowed tags, no attributes but a link's safe href, line breaks as
+ * `<br/>` (none beside a block tag, nor at the end: article-markup), no
+ * control characters (a NUL typed or written as `&#1;` alike) but tab and
+ * new line. Rejects with BusyError when too many wait,
+ * ContentProcessingError when it fails.
  */
-export async function sanitizeContent(html: string): Promise<string> {
+export async function toStoredContent(text: string): Promise<string> {
   if (sanitizer.load.waiting >= MAX_WAITING) throw new BusyError("sanitiser");
-  const clean = await sanitizer.run(html).catch((error: unknown) => {
+  const clean = await sanitizer.run(text).catch((error: unknown) => {
     throw new ContentProcessingError("could not sanitise content", { cause: error });
   });
-  return withoutBreaksBesideBlocks(withoutControlCharacters(clean).replace(BR_TAG, "<br/>"));
+  if (typeof clean !== "string") throw new ContentBoundsError(clean.beyond === "depth" ? POST_MESSAGES.contentMarksTooDeep : POST_MESSAGES.contentTooManyMarks);
+  return withoutBreaksBesideBlocks(withoutControlCharacters(clean).replace(BR_TAG, "<br/>")).replace(TRAILING_BREAKS, "");
 }
 
-const NEWLINE = /\r\n|\r|\n/g;
-
-/** What the author typed (newlines and a little markup) as stored content. */
-export function toStoredContent(text: string): Promise<string> {
-  return sanitizeContent(text.trim().replace(NEWLINE, "<br/>"));
-}
+const TRAILING_BREAKS = /(?:<br\/>\s*)+$/;

@@ -1,8 +1,9 @@
 import { formatDateTime } from "~/lib/time/dates";
 import { editConflictMessage, REVISION_MESSAGES, type EditConflict } from "~/lib/revisions";
-import { storedToEditable, typedText } from "~/lib/rules";
+import { typedText } from "~/lib/rules";
+import { editableText } from "~/lib/text/article-markup";
 import { sourcesToTyped } from "~/lib/sources";
-import { getPost } from "~/models/posts.server";
+import { getContentSource, getPost } from "~/models/posts.server";
 import { countRevisions, listRevisions } from "~/models/revisions.server";
 import { diffVersions } from "./revision-diff.server";
 
@@ -39,7 +40,7 @@ export async function editConflict(postId: string, base: number | null, form: Fo
   if (!post || !last) return undefined;
   const typed = (name: string) => typedText(String(form.get(name) ?? ""));
   const changes = await diffVersions(
-    { title: post.title, text: storedToEditable(post.content), sources: sourcesToTyped(post.sources) },
+    { title: post.title, text: editableText(post.content, getContentSource(post.id)), sources: sourcesToTyped(post.sources) },
     { title: typed("title"), text: typed("content"), sources: typed("sources") },
     { client },
   );

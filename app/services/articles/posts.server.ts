@@ -8,7 +8,7 @@ import { BusyError } from "~/services/platform/concurrency.server";
 import { excerptOf } from "~/lib/text/content-text";
 import type { EditConflict } from "~/lib/revisions";
 import { sourcesFrom, type Source } from "~/lib/sources";
-import { ContentProcessingError, toStoredContent } from "./content.server";
+import { ContentBoundsError, ContentProcessingError, toStoredContent } from "./content.server";
 import { editConflict, isStale, readBaseRevision } from "./edit-conflict.server";
 import { imageCostProblem } from "~/services/images/image-cost.server";
 import { readImageHeader } from "~/services/images/image-header.server";
@@ -193,7 +193,7 @@ async function publishChecked(
   else return refuse(400, MESSAGES.createFieldsMissing, ["image"]);
 
   const sources = sourcesFrom(input.sources);
-  const post = { title: input.title, content: content.html, sources, period: input.period, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
+  const post = { title: input.title, content: content.html, contentSource: input.content, sources, period: input.period, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
   try {
     const id = inTransaction(() => {
       const id = pending ? insertPostFromPending(post) : insertPost(post);
@@ -223,6 +223,7 @@ export async function storedContent(typed: string, what: string): Promise<PostRe
     return { ok: true, html };
   } catch (error) {
     if (error instanceof BusyError) return refusal(503, BUSY_MESSAGE);
+    if (error instanceof ContentBoundsError) return refusal(400, error.message, ["content"]);
     if (!(error instanceof ContentProcessingError)) throw error;
     console.error(`Could not sanitise ${what}`, error.cause);
     return refusal(400, POST_MESSAGES.contentFailed, ["content"]);
@@ -276,7 +277,7 @@ export async function savePost(permission: ChangePermission, form: FormData): Pr
     return content;
   }
   const { title, sources, period, summary } = checked.value;
-  if (writeRevision(permission, { title, content: content.html, sources: sourcesFrom(sources), period }, { summary, logAs: "editArticle", base })) return { ok: true };
+  if (writeRevision(permission, { title, content: content.html, contentSource: checked.value.content, sources: sourcesFrom(sources), period }, { summary, logAs: "editArticle", base })) return { ok: true };
   // Someone saved while the text was being sanitised: nothing was written, so nothing counts.
   release(quota);
   return await staleEdit(permission, base, form);
@@ -294,7 +295,7 @@ async function staleEdit({ post, user }: ChangePermission, base: number | null, 
 }
 
 /**
- * Write an article's new title, stored content, sources and period as its next
+ * Write an article's new title, stored content (with its source), sources and period as its next
  * revision (the search index and the page cache's stamp follow, in the posts
  * model); an admin's change of someone else's article goes into the
  * moderation log in the same transaction. The caller has checked the
@@ -303,7 +304,7 @@ async function staleEdit({ post, user }: ChangePermission, base: number | null, 
  */
 export function writeRevision(
   { post, user }: ChangePermission,
-  change: { title: string; content: string; sources: Source[]; period: string },
+  change: { title: string; content: string; contentSource: string | null; sources: Source[]; period: string },
   edit: { summary: string; logAs: "editArticle" | "restoreArticle"; detail?: string; base?: number },
 ): boolean {
   return inTransaction(() => {

@@ -1,5 +1,5 @@
 import { withinStoredBounds } from "~/lib/bounds";
-import { contentToLines } from "~/lib/text/content-text";
+import { editableText } from "~/lib/text/article-markup";
 import { formatDateTime } from "~/lib/time/dates";
 import {
   HIDDEN_PART_WORDS,
@@ -39,8 +39,8 @@ export function findRevision(postId: string, id: string | null): StoredRevision 
 export function revisionFor(postId: string, id: string | null, isAdmin: boolean): { revision: RevisionContent; textHidden: boolean } | undefined {
   const found = findRevision(postId, id);
   if (!found) return undefined;
-  const revision: RevisionContent = { ...found };
-  delete (revision as Partial<StoredRevision>).editorId;
+  // Who saved it, and its text as written, stay on the server.
+  const { editorId, contentSource, imageWidth, imageHeight, ...revision } = found;
   if (isAdmin) return { revision, textHidden: false };
   if (!revision.hidden.text) return { revision: withoutHiddenParts(revision), textHidden: false };
   return { revision: { ...withoutHiddenParts(revision), title: "", content: "", sources: [], tags: [], image: "", period: "" }, textHidden: true };
@@ -48,10 +48,10 @@ export function revisionFor(postId: string, id: string | null, isAdmin: boolean)
 
 const info = ({ id, number, editorName, createdAt, summary, hidden }: RevisionContent): RevisionInfo => ({ id, number, editorName, createdAt, summary, hidden });
 
-const textsOf = (revision: RevisionContent) => ({
+const textsOf = (revision: StoredRevision) => ({
   title: revision.title,
-  // The sanitised content's text: markup is never compared, nor shown from a diff.
-  text: contentToLines(revision.content),
+  // The text as its author wrote it (Markdown marks and all), as the edit form shows it.
+  text: editableText(revision.content, revision.contentSource),
   sources: sourcesToTyped(revision.sources),
 });
 
@@ -97,18 +97,19 @@ export async function compareRevisions(postId: string, fromId: string | null, to
  * whose text moderation hid from this user.
  */
 export function restoreRevision(permission: ChangePermission, revisionId: string, form: FormData): PostResult {
-  const revision = revisionFor(permission.post.id, revisionId, permission.user.isAdmin);
-  if (!revision || revision.textHidden) return refusal(404, "");
+  const revision = findRevision(permission.post.id, revisionId);
+  // Its text hidden from this user (revisionFor's rule): as if it were not there.
+  if (!revision || (revision.hidden.text && !permission.user.isAdmin)) return refusal(404, "");
   // An erased text is gone: restoring it would empty the article.
-  if (textErased(revision.revision)) return refusal(400, REVISION_MESSAGES.erasedText);
-  const { title, content, sources, period, number, createdAt } = revision.revision;
+  if (textErased(revision)) return refusal(400, REVISION_MESSAGES.erasedText);
+  const { title, content, contentSource, sources, period, number, createdAt } = revision;
   const current = countRevisions(permission.post.id);
   if (number === current) return refusal(400, REVISION_MESSAGES.alreadyCurrent);
-  if (!withinStoredBounds(revision.revision)) return refusal(400, REVISION_MESSAGES.beyondBounds);
+  if (!withinStoredBounds(revision)) return refusal(400, REVISION_MESSAGES.beyondBounds);
   if (!reserve(editAttempts(permission.user.id))) return refusal(429, POST_MESSAGES.editQuota);
   const base = readBaseRevision(form);
   const summary = restoredSummary(formatDateTime(createdAt));
-  if (base !== null && writeRevision(permission, { title, content, sources, period }, { summary, logAs: "restoreArticle", detail: `verzia ${number}`, base })) return { ok: true };
+  if (base !== null && writeRevision(permission, { title, content, contentSource, sources, period }, { summary, logAs: "restoreArticle", detail: `verzia ${number}`, base })) return { ok: true };
   return refusal(base === null ? 400 : 409, base === null ? REVISION_MESSAGES.staleRestore : whyNotRestored(permission.post.id, base));
 }
 

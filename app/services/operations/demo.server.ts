@@ -46,6 +46,7 @@ export async function seedDemoContent(now = Date.now()): Promise<number> {
     const id = insertPost({
       title: article.title,
       content,
+      contentSource: article.content,
       sources: demoSources(article.sources),
       excerpt: excerptOf(content),
       image,
@@ -63,7 +64,7 @@ export async function seedDemoContent(now = Date.now()): Promise<number> {
       typed = edit.replace.reduce(replacedOnce, typed);
       sources = edit.sources ?? sources;
       const stored = await toStoredContent(typed);
-      const change = { title: article.title, content: stored, sources: demoSources(sources), excerpt: excerptOf(stored) };
+      const change = { title: article.title, content: stored, contentSource: typed, sources: demoSources(sources), excerpt: excerptOf(stored) };
       updatePost(id, change, { editorId: author.id, summary: edit.summary, at: now - edit.daysAgo * DAY });
       savedDaysAgo = edit.daysAgo;
     }

@@ -75,16 +75,22 @@ describe("long-form demo articles", () => {
     expect(compared.doc.querySelectorAll("ins").map((ins) => ins.text)).toEqual(["[pridané: 29]"]);
   });
 
-  it("are edited with each block on a line of its own, and saving them unchanged changes nothing", async () => {
+  it("are edited as their author wrote them, or, saved before Markdown, with each block on a line of its own; saving them unchanged changes nothing", async () => {
     const stefanik = demoRevisions().find((revision) => revision.title.startsWith("Milan Rastislav Štefánik"))!;
-    const stored = readDatabase(databasePath, (db) => db.prepare("SELECT content FROM posts WHERE id = ?").pluck().get(stefanik.post_id) as string);
+    const { content: stored, source } = readDatabase(databasePath, (db) =>
+      db.prepare("SELECT content, content_source AS source FROM posts WHERE id = ?").get(stefanik.post_id),
+    ) as { content: string; source: string };
     const admin = await registerUser(base);
     readDatabase(databasePath, (db) => db.prepare("UPDATE users SET is_admin = 1 WHERE email = ?").run(admin.email), true);
+    const written = (await admin.client.get(`/posts/${stefanik.post_id}?edit`)).doc;
+    expect(written.querySelector('textarea[name="content"]')!.text).toBe(source);
+    expect(written.querySelector("#edit-content-hint")?.text).toContain("## Príčiny");
+    // As an article last saved before Markdown: no source.
+    readDatabase(databasePath, (db) => db.prepare("UPDATE posts SET content_source = NULL WHERE id = ?").run(stefanik.post_id), true);
     const form = (await admin.client.get(`/posts/${stefanik.post_id}?edit`)).doc;
     const typed = form.querySelector('textarea[name="content"]')!.text;
     expect(typed).toBe(storedToEditable(stored));
     expect(typed).toContain("\n<ul>\n<li>1905 – úplné zatmenie Slnka v Španielsku</li>\n<li>1907");
-    expect(form.querySelector("#edit-content-hint")?.text).toContain("<blockquote>");
     const title = form.querySelector('input[name="title"]')!.getAttribute("value")!;
     const sources = form.querySelector('textarea[name="sources"]')!.text;
     const saved = await saveEdit(admin.client, stefanik.post_id, { title, content: typed, sources, summary: "" }, `/posts/${stefanik.post_id}?edit`);
@@ -104,6 +110,31 @@ describe("a long article written through the form", () => {
     // Found by the second item's word: not run together with the first's.
     const search = await author.client.get(`/posts?q=${encodeURIComponent("koceľ")}`);
     expect(search.doc.querySelectorAll(".card-title").map((title) => title.text.trim())).toEqual(["Dlhý článok"]);
+  });
+});
+
+describe("an article written in Markdown", () => {
+  it("is stored as the allowed tags, edited as written, and compared as written", async () => {
+    const author = await registerUser(base);
+    const typed = "Úvod s **dôrazom** [1].\n\n## Príčiny\n\n- 862\n- 863\n\n> Citát z kroniky\n> — Kosmas";
+    const id = (await publish(author.client, "Článok v Markdowne", ["Stredovek"], typed))!;
+    expect(id).not.toBeNull();
+    const row = () => readDatabase(databasePath, (db) => db.prepare("SELECT content, content_source AS source FROM posts WHERE id = ?").get(id)) as { content: string; source: string };
+    expect(row()).toEqual({
+      content: "Úvod s <strong>dôrazom</strong> [1].<h2>Príčiny</h2><ul><li>862</li><li>863</li></ul><blockquote>Citát z kroniky<cite>Kosmas</cite></blockquote>",
+      source: typed,
+    });
+    const page = (await author.client.get(`/posts/${id}`)).doc.querySelector(".post-content")!;
+    expect(page.querySelector("h2")?.text).toBe("Príčiny");
+    expect(page.querySelector("blockquote cite")?.text).toBe("Kosmas");
+    // The edit form gives back the Markdown; a changed mark is what the comparison shows.
+    expect((await author.client.get(`/posts/${id}?edit`)).doc.querySelector('textarea[name="content"]')!.text).toBe(typed);
+    const edited = typed.replace("**dôrazom**", "*dôrazom*");
+    expect((await saveEdit(author.client, id, { title: "Článok v Markdowne", content: edited, sources: "", summary: "" }, `/posts/${id}?edit`)).response.status).toBe(303);
+    expect(row()).toEqual({ content: expect.stringContaining("<em>dôrazom</em>"), source: edited });
+    const compared = await author.client.get(`/posts/${id}/history?from=${revisionId(id, 1)}&to=${revisionId(id, 2)}`);
+    // Bold made italic: one asterisk less on each side, in the text as written (on the stored text, nothing but tags changed).
+    expect(compared.doc.querySelectorAll("del, ins").map((change) => change.text)).toEqual(["[odstránené: *]", "[odstránené: *]"]);
   });
 });
 

@@ -28,7 +28,7 @@ const sql = <T>(query: string, ...params: unknown[]) => readDatabase(databasePat
 const write = (query: string, ...params: unknown[]) => readDatabase(databasePath, (db) => db.prepare(query).run(...params), true);
 const userId = (email: string) => sql<{ id: string }>("SELECT id FROM users WHERE email = ?", email)[0].id;
 const revisionsOf = (postId: string) =>
-  sql<{ id: string; number: number; title: string; content: string; summary: string; editor_name: string; editor_id: string | null; size: number; erased_at: number | null }>(
+  sql<{ id: string; number: number; title: string; content: string; content_source: string | null; summary: string; editor_name: string; editor_id: string | null; size: number; erased_at: number | null }>(
     "SELECT * FROM revisions WHERE post_id = ? ORDER BY number",
     postId,
   );
@@ -169,10 +169,12 @@ describe("hiding and erasing old revisions", () => {
     expect(asked.response.status).toBe(200);
     expect(asked.doc.querySelector("#confirm-erase-text")).not.toBeNull();
     expect(revisionsOf(id)[1].content).toContain("0905 123 456");
+    expect(revisionsOf(id)[1].content_source).toContain("0905 123 456");
     const erased = await hide(moderator.client, id, [second.id], ["text", "summary"], "eraseRevision", { confirm: "yes" });
     expect(erased.response.status).toBe(303);
     const row = revisionsOf(id)[1];
-    expect(row).toMatchObject({ number: 2, title: "", content: "", summary: "" });
+    // The text as written too: nothing of it is left.
+    expect(row).toMatchObject({ number: 2, title: "", content: "", content_source: null, summary: "" });
     expect(row.size).toBeGreaterThan(0);
     expect(row.erased_at).not.toBeNull();
     // Admins too see only that it was erased; it cannot be shown again.
