@@ -21,7 +21,7 @@ const BR = /^<br\s*\/?>$/i;
  */
 const TAG_PIECE = /(<[^>]*>)/;
 
-export function isBlockTag(piece: string): boolean {
+function isBlockTag(piece: string): boolean {
   return BLOCK_TAG.test(piece);
 }
 

@@ -1,5 +1,5 @@
 /** Plain text of stored article content: for the cards' excerpts and for search. */
-import { BLOCK_TAGS, isBlockTag } from "./article-markup";
+import { BLOCK_TAGS } from "./article-markup";
 import { CITATION_MARKER } from "~/lib/sources";
 
 const TAG = /<[^>]*>/g;
@@ -25,26 +25,6 @@ export function contentToText(storedHtml: string): string {
     .trim();
 }
 
-/**
- * Text of stored content as a reader reads it, for comparing two versions:
- * its line and paragraph breaks kept as new lines, each heading, list item
- * and quotation on lines of its own, and the markers [1] kept (a changed
- * citation is a change).
- */
-export function contentToLines(storedHtml: string): string {
-  let text = "";
-  // Split on tags: linear, as stored content has every "<" of its text escaped.
-  for (const piece of storedHtml.split(/(<[^>]*>)/)) {
-    if (!piece.startsWith("<")) text += piece;
-    else if (/^(?:<br\s*\/?>|<\/p>)$/i.test(piece)) text += "\n";
-    else if (isBlockTag(piece) && text !== "" && !text.endsWith("\n")) text += "\n";
-  }
-  return text
-    .replace(ENTITY, (_, name: string) => ENTITIES[name])
-    .replace(/[^\S\n]+/g, " ")
-    .replace(/ ?\n ?/g, "\n")
-    .trim();
-}
 
 export const EXCERPT_LENGTH = 160;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storedToEditable, withoutBreaksBesideBlocks } from "~/lib/text/article-markup";
-import { contentToLines, contentToText, excerptOf } from "~/lib/text/content-text";
+import { contentToText, excerptOf } from "~/lib/text/content-text";
 import { CONTENT_MAX_DEPTH, CONTENT_MAX_LENGTH, CONTENT_MAX_TAGS, contentMarkupProblem } from "~/lib/rules";
 import { toStoredContent } from "~/services/articles/content.server";
 
@@ -75,10 +75,6 @@ describe("plain text of a long article", () => {
     expect(contentToText(stored)).toBe("Príčiny Úvodný text. prvý druhý Boj Citát Kronika Koniec");
   });
 
-  it("puts each block on a line of its own for the revision diff, without blank lines between list items", () => {
-    expect(contentToLines(stored)).toBe("Príčiny\nÚvodný text.\nprvý\ndruhý\nBoj\nCitát\nKronika\nKoniec");
-    expect(contentToLines("a<br/><br/>b")).toBe("a\n\nb");
-  });
 
   it("leaves the headings out of a card's excerpt, which stays plain text", () => {
     expect(excerptOf(stored)).toBe("Úvodný text. prvý druhý Citát Kronika Koniec");
