@@ -1,13 +1,15 @@
-import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import {
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLoaderData,
   useLocation,
   useNavigation,
 } from "@remix-run/react";
+import { ActionNotice } from "~/components/layout/ActionNotice";
 import { ErrorPage } from "~/components/layout/ErrorPage";
 import { SiteFooter } from "~/components/layout/SiteFooter";
 import { SiteHeader } from "~/components/layout/SiteHeader";
@@ -15,17 +17,22 @@ import { useNonce } from "~/lib/nonce";
 import { SITE_NAME } from "~/lib/site";
 import type { SignedInUser } from "~/lib/types";
 import { env } from "~/config/env.server";
+import { takeNotice } from "~/services/platform/notice.server";
 import { getCurrentUser } from "~/services/platform/session.server";
 import stylesheet from "~/styles/app.css?url";
 
 /** The current user, read once per request and handed to the routes that need it. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);
-  return {
+  // The word after an action, taken as it is shown (notice.server.ts).
+  const taken = await takeNotice(request);
+  const root = {
     user: user && ({ id: user.id, displayName: user.displayName, isAdmin: user.isAdmin } satisfies SignedInUser),
     // What the site's owner configured for the header and footer.
     site: { socialLinks: env.socialLinks, contactEmail: env.contactEmail },
+    notice: taken?.notice ?? null,
   };
+  return taken ? data(root, { headers: taken.headers }) : root;
 }
 
 export const links: LinksFunction = () => [
@@ -61,6 +68,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  const rootData = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const { pathname } = useLocation();
   const loadingPage = navigation.state === "loading" && navigation.location.pathname.split("/")[1] !== pathname.split("/")[1];
@@ -71,6 +79,7 @@ export default function App() {
           Loading...
         </p>
       )}
+      <ActionNotice notice={rootData.notice} rootData={rootData} />
       <Outlet />
     </>
   );

@@ -342,6 +342,8 @@ export function createPageCache({ pages, render, matchRoute, publicUrl, searchPa
   /** The page a request may be served from, and whether a reader's own (signed in) or everyone's; null when it must be rendered afresh. */
   function candidatePage(method: string, target: string, cookie: string | undefined): { page: Page; signedIn: boolean } | null {
     if (method !== "GET" && method !== "HEAD") return null;
+    // The word after an action is this reader's, once (app/services/platform/notice.server.ts): rendered afresh.
+    if (cookie?.includes("dejiny_notice=")) return null;
     const page = pageOfTarget(target);
     if (!page) return null;
     const signedIn = !page.resource && Boolean(cookie?.includes("dejiny_session="));

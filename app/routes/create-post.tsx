@@ -8,6 +8,7 @@ import { retryAfter } from "~/services/platform/concurrency.server";
 import { answerArticleForm } from "~/services/articles/drafts.server";
 import { withUploadedForm } from "~/services/articles/post-upload.server";
 import { getCurrentUser, requireUser } from "~/services/platform/session.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -21,7 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!user) throw redirect("/signinsignup?redirectTo=/create-post", 303);
   const answer = await withUploadedForm(user.id, request, (read) => answerArticleForm(user, read));
   if (!answer.ok) return data({ ...answer, preview: null }, { status: answer.status, headers: retryAfter(answer.status) });
-  if ("redirect" in answer) return redirect(answer.redirect, 303);
+  if ("redirect" in answer) return redirectWithNotice(answer.redirect, answer.notice);
   return { ...answer, error: null, invalid: [] };
 }
 

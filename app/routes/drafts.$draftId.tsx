@@ -16,6 +16,7 @@ import { answerArticleForm, answerEditDraftForm, isOrphanedEdit, mayOpenDraft, r
 import { readForm } from "~/services/platform/forms.server";
 import { isMultipartUpload, withUploadedForm } from "~/services/articles/post-upload.server";
 import { getCurrentUser } from "~/services/platform/session.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 
 /** A draft: its author's and admins' only. Anyone else, signed in or not, gets the same 404 as an id that does not exist. */
 async function openDraft(request: Request, id: string | undefined) {
@@ -60,7 +61,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     answer = await answerEditDraftForm(access, form);
   }
   if (!answer.ok) return data({ ...NOTHING, ...answer }, { status: answer.status, headers: retryAfter(answer.status) });
-  if ("redirect" in answer) return redirect(answer.redirect, 303);
+  if ("redirect" in answer) return redirectWithNotice(answer.redirect, answer.notice);
   return { ...NOTHING, ...answer };
 }
 

@@ -1,4 +1,4 @@
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { env } from "~/config/env.server";
 import type { ArticlePreview } from "~/lib/drafts";
 import { listHref, readListState } from "~/lib/links";
@@ -16,6 +16,7 @@ import { deletePostAsModerator } from "~/services/moderation/moderation-decision
 import { passageFlagsFor } from "~/services/moderation/reports.server";
 import { retryAfter } from "~/services/platform/concurrency.server";
 import { readForm } from "~/services/platform/forms.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 import { getCurrentUser } from "~/services/platform/session.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
 
@@ -56,7 +57,7 @@ export async function changeArticle(request: Request, postId: string) {
   // An admin hides the article or shows it again (hidden-articles.server.ts refuses anyone else).
   if (isVisibilityIntent(intent)) {
     const decided = await ifStorageFails(() => changeVisibility(permission.user, permission.post.id, intent, form), (fault) => asRefusal(onForm(fault)));
-    if (decided.ok) return redirect(`${url.pathname}${url.search}`, 303);
+    if (decided.ok) return redirectWithNotice(`${url.pathname}${url.search}`, intent === "hide" ? "hidden" : "shown");
     // Not an admin (the author): there is no form to show again.
     if (decided.status === 403) return data({ ...NOTHING_TO_SHOW, error: decided.error }, { status: 403 });
     const visibility = { error: decided.error, reason: typedText(String(form.get("reason") ?? "")) };
@@ -66,7 +67,7 @@ export async function changeArticle(request: Request, postId: string) {
   // An admin deleting someone else's article decides: with a reason, the author's statement of reasons (its reports upheld with it).
   if (intent === "delete" && permission.user.id !== permission.post.authorId) {
     const decided = await ifStorageFails(() => deletePostAsModerator(permission.user, permission.post.id, form), (fault) => asRefusal(onForm(fault)));
-    if (decided.ok) return redirect(listHref(readListState(url.searchParams)), 303);
+    if (decided.ok) return redirectWithNotice(listHref(readListState(url.searchParams)), "deleted");
     const deleteRefused = { error: decided.error, reason: typedText(String(form.get("reason") ?? "")) };
     return data({ ...NOTHING_TO_SHOW, confirmDelete: true, deleteRefused }, { status: decided.status, headers: retryAfter(decided.status) });
   }
@@ -74,7 +75,7 @@ export async function changeArticle(request: Request, postId: string) {
   if (intent === "draft" || intent === "preview") {
     const answer = await answerEditForm(permission, form, intent);
     if (!answer.ok) return refused(answer, editedValues(form));
-    if ("redirect" in answer) return redirect(answer.redirect, 303);
+    if ("redirect" in answer) return redirectWithNotice(answer.redirect, answer.notice);
     return { ...NOTHING_TO_SHOW, values: editedValues(form), preview: answer.preview };
   }
   const result = await ifStorageFails(
@@ -84,9 +85,9 @@ export async function changeArticle(request: Request, postId: string) {
   if (!result) return data(NOTHING_TO_SHOW, { status: 400 });
   // A refused edit shows the form again as it was typed.
   if (!result.ok) return refused(result, intent === "save" ? editedValues(form) : null);
-  if (intent === "delete") return redirect(listHref(readListState(url.searchParams)), 303);
+  if (intent === "delete") return redirectWithNotice(listHref(readListState(url.searchParams)), "deleted");
   url.searchParams.delete("edit");
-  return redirect(`${url.pathname}${url.search}`, 303);
+  return redirectWithNotice(`${url.pathname}${url.search}`, "saved");
 }
 
 /**
@@ -106,7 +107,7 @@ async function keptFromGoneArticle(user: CurrentUser | null, request: Request) {
   // Only the edit form's own buttons (it always carries the revision it was opened at); anything else gets the plain 404.
   if ((intent !== "save" && intent !== "draft" && intent !== "preview") || !form.has("baseRevision")) throw data(null, { status: 404 });
   const kept = await answerEditFormOfGoneArticle(user, form);
-  if (kept.ok && "redirect" in kept) return redirect(kept.redirect, 303);
+  if (kept.ok && "redirect" in kept) return redirectWithNotice(kept.redirect, kept.notice);
   return data({ ...NOTHING_TO_SHOW, error: kept.ok ? null : kept.error, values: editedValues(form), gone: true }, { status: 404 });
 }
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/layout/ErrorPage";
 import { OldRevision } from "~/components/history/OldRevision";
@@ -15,6 +15,7 @@ import { HIDDEN_PAGE_HEADERS } from "~/services/moderation/hidden-articles.serve
 import { mayChangePost, readablePost } from "~/services/articles/posts.server";
 import { findRevision, restoreRevision } from "~/services/articles/revisions.server";
 import { getCurrentUser } from "~/services/platform/session.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
 import { decideFromForm, historyOf, isRevisionDecision, notFound, typedModeration } from "./posts_.$postId_.history.server";
 
@@ -70,7 +71,7 @@ export async function action({ params, request }: ActionFunctionArgs) {
     const decided = await ifStorageFails(() => decideFromForm(user, params.postId ?? "", intent, form), (fault) => asRefusal(onForm(fault)));
     // Refused or busy: the form comes back as it was filled in.
     if (!decided.ok) return data({ ...NO_ANSWER, moderationError: decided.error, moderationValues: typedModeration(form) }, { status: decided.status, headers: retryAfter(decided.status) });
-    return decided.confirm ? { ...NO_ANSWER, eraseToConfirm: decided.confirm } : redirect(back, 303);
+    return decided.confirm ? { ...NO_ANSWER, eraseToConfirm: decided.confirm } : redirectWithNotice(back, "revisionsDecided");
   }
   if (!permission.ok) return data({ ...NO_ANSWER, error: permission.error }, { status: permission.status });
   if (intent !== "restore") return data(NO_ANSWER, { status: 400 });
@@ -79,7 +80,7 @@ export async function action({ params, request }: ActionFunctionArgs) {
   const result = restoreRevision(permission, revisionId, form);
   if (!result.ok && result.status === 404) notFound();
   if (!result.ok) return data({ ...NO_ANSWER, error: result.error }, { status: result.status, headers: retryAfter(result.status) });
-  return redirect(historyHref(permission.post.id), 303);
+  return redirectWithNotice(historyHref(permission.post.id), "restored");
 }
 
 export default function PostHistory() {

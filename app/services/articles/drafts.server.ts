@@ -1,4 +1,5 @@
 import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, formIntent, type ArticlePreview } from "~/lib/drafts";
+import type { Notice } from "~/lib/notices";
 import { checkForm, DRAFT_FIELDS, draftSchema, formProblem } from "~/lib/forms";
 import { BUSY_FORM_MESSAGE, BUSY_MESSAGE, POST_MESSAGES, typedFields } from "~/lib/rules";
 import { tidyPeriod } from "~/lib/time/periods";
@@ -273,7 +274,8 @@ export async function removeDraft(access: DraftAccess | undefined): Promise<Post
 // ---------------------------------------------------------------- the forms' buttons
 
 /** What a form with the three buttons gets: where to go (303), a preview to show with the form (200), or a refusal. */
-export type FormAnswer = { ok: true; redirect: string } | { ok: true; preview: ArticlePreview; values: DraftValues } | DraftRefusal | PostRefusal;
+/** Answered: a redirect (with the word to say there), or the form again with its preview; or refused. */
+export type FormAnswer = { ok: true; redirect: string; notice?: Notice } | { ok: true; preview: ArticlePreview; values: DraftValues } | DraftRefusal | PostRefusal;
 
 function draftSaved(result: PostResult<{ id: string }> | DraftRefusal): FormAnswer {
   return result.ok ? { ok: true, redirect: `/drafts/${result.id}?done=saved` } : result;
@@ -312,7 +314,9 @@ async function answerReadForm(user: CurrentUser, read: PostFormRead, access?: Dr
     if (intent === "draft") return draftSaved(await saveDraft(user, input, access ? { access } : { target: null }));
     if (intent === "preview") return previewArticle(user, input, { image: access ? imageOf(access.draft) : null });
     const published = access ? await publishDraft(access, input) : await publishPost(user.id, input);
-    return published.ok ? { ok: true, redirect: `/posts/${"postId" in published ? published.postId : published.id}` } : published;
+    // A pending edit's draft published saves the article's changes; any other publishes an article.
+    if (!published.ok) return published;
+    return "postId" in published ? { ok: true, redirect: `/posts/${published.postId}`, notice: access?.draft.postId ? "saved" : "published" } : { ok: true, redirect: `/posts/${published.id}`, notice: "published" };
   }, failed);
 }
 
@@ -340,7 +344,7 @@ export async function answerEditDraftForm(access: DraftAccess, form: FormData): 
     const published = await publishDraft(access, input);
     // Deleted between the check above and the publish.
     if (!published.ok && published.status === 404 && !getPost(post.id)) return keepAsNewArticle(access.user, input, { access });
-    return published.ok ? { ok: true, redirect: `/posts/${published.postId}` } : published;
+    return published.ok ? { ok: true, redirect: `/posts/${published.postId}`, notice: "saved" } : published;
   }, keptEdit(input));
 }
 

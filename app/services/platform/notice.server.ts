@@ -1,0 +1,26 @@
+import { redirect } from "@remix-run/node";
+import { isNotice, type Notice } from "~/lib/notices";
+import { siteCookie } from "./session.server";
+
+/**
+ * The word after an action travels with its redirect in a short-lived
+ * cookie, and the next page (the root loader) takes it: shown on that page
+ * alone, with or without JavaScript, and gone on reload. A cookie rather
+ * than the address, so a reload, a bookmark or a shared link never repeats
+ * it. A page asked with one is rendered afresh (server/page-cache.ts).
+ */
+export const NOTICE_COOKIE_NAME = "dejiny_notice";
+const noticeCookie = siteCookie(NOTICE_COOKIE_NAME, { maxAge: 60 });
+
+/** A 303 to `url` that says `notice` there (none: a plain 303). */
+export async function redirectWithNotice(url: string, notice?: Notice): Promise<Response> {
+  return redirect(url, { status: 303, headers: notice ? { "Set-Cookie": await noticeCookie.serialize(notice) } : undefined });
+}
+
+/** The notice this request brings, and the header that takes it away (so a reload shows it no more). */
+export async function takeNotice(request: Request): Promise<{ notice: Notice | null; headers: HeadersInit } | null> {
+  const cookie = request.headers.get("cookie");
+  if (!cookie?.includes(`${NOTICE_COOKIE_NAME}=`)) return null;
+  const notice: unknown = await noticeCookie.parse(cookie);
+  return { notice: isNotice(notice) ? notice : null, headers: { "Set-Cookie": await noticeCookie.serialize("", { maxAge: 0 }) } };
+}
