@@ -71,12 +71,18 @@ test("an author publishes, edits and deletes an article", { tag: "@flow" }, asyn
   // In the order chosen: with JavaScript the order of picking, without it the order of the checkboxes.
   const order = jsEnabled ? TAGS : [...TAGS].sort((a, b) => ALL_TAGS.indexOf(a) - ALL_TAGS.indexOf(b));
   await expect(dialog.locator(".post-tags li")).toHaveText(order);
+  // The word after it, in the status region, over the article's layer.
+  const notice = page.locator('.action-notice[role="status"]');
+  await expect(notice).toHaveText("Článok je uverejnený.");
+  await expect(notice.locator("p")).toBeInViewport();
   await snapshot(page, testInfo, "published");
 
   // First in the list and under each of its tags (or second: the other worker may publish at the same moment).
   for (const path of ["/posts", ...TAGS.map((t) => `/posts?tag=${encodeURIComponent(t)}`)]) {
     await open(page, path, jsEnabled);
     await expect(page.locator(".card-title").first()).toBeVisible();
+    // Said once: not on the next page.
+    await expect(notice).toHaveText("");
     expect((await page.locator(".card-title").allInnerTexts()).slice(0, 2)).toContain(title);
   }
 
@@ -97,6 +103,7 @@ test("an author publishes, edits and deletes an article", { tag: "@flow" }, asyn
   await page.getByRole("button", { name: "Save" }).click();
   const edited = page.getByRole("dialog", { name: `${title} (upravené)` });
   await expect(edited).toBeVisible();
+  await expect(notice).toHaveText("Zmeny sú uložené.");
   await expect(page.getByPlaceholder("Edit title")).toHaveCount(0);
 
   // Cancel leaves it unchanged.
@@ -123,6 +130,7 @@ test("an author publishes, edits and deletes an article", { tag: "@flow" }, asyn
   // Back on the list it was opened from, without the article.
   await expect(page).toHaveURL(/\/posts\?tag=Dejiny\+Slovenska$/);
   await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(notice).toHaveText("Článok je odstránený.");
   await expect(page.locator(".card-title").first()).toBeVisible();
   expect(await page.locator(".card-title").allInnerTexts()).not.toContain(`${title} (upravené)`);
 });
