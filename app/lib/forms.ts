@@ -122,7 +122,19 @@ export const editPostSchema = z.object({
   period,
   summary,
 });
-export const EDIT_POST_FIELDS = ["title", "period", "content", "sources", "summary"] as const;
+export const EDIT_POST_FIELDS = ["title", "period", "content", "tags", "sources", "summary"] as const;
+
+/**
+ * The edit form with its tags (it says so with `withTags`: unticking every
+ * checkbox sends no `tags` at all): 1 to 5, as when the article was created.
+ * Without `withTags` an edit keeps the article's tags.
+ */
+export const editPostWithTagsSchema = z.extend(editPostSchema, { tags });
+
+/** Whether an edit form brings the article's tags (editPostWithTagsSchema). */
+export function editsTags(form: FormData): boolean {
+  return form.get("withTags") === "1";
+}
 
 /**
  * A draft (~/lib/drafts): only its title is required; every other field may

@@ -174,24 +174,33 @@ export function insertPostFromPending(post: NewPost): string | undefined {
   });
 }
 
-/** Save an article's new text as its next revision, by `edit.editorId`, in one transaction (`edit.at`: when, now unless said; the demo's history is earlier). */
+/**
+ * Save an article's new text (and tags, when given) as its next revision, by
+ * `edit.editorId`, in one transaction (`edit.at`: when, now unless said; the
+ * demo's history is earlier).
+ */
 export function updatePost(
   id: string,
-  change: { title: string; content: string; contentSource?: string | null; sources: Source[]; excerpt: string; period?: string },
+  { tags: newTags, ...change }: { title: string; content: string; contentSource?: string | null; sources: Source[]; excerpt: string; period?: string; tags?: string[] },
   edit: { editorId: string; summary: string; at?: number },
 ): void {
   db.transaction((tx) => {
-    const { periodStart } = tx
+    const { periodStart, createdAt } = tx
       .update(posts)
       // A change without a period keeps the article's.
       // Content without its source was written as HTML: the old source no longer made it.
       .set({ ...change, contentSource: change.contentSource ?? null, ...(change.period !== undefined && periodColumns(change.period)), updatedAt: edit.at ?? Date.now() })
       .where(eq(posts.id, id))
-      .returning({ periodStart: posts.periodStart })
+      .returning({ periodStart: posts.periodStart, createdAt: posts.createdAt })
       .get()!;
-    const tags = tx.select({ tag: postTags.tag }).from(postTags).where(eq(postTags.postId, id)).all();
+    if (newTags) {
+      // In the author's order; dated as the article, so it keeps its place in each tag's list.
+      tx.delete(postTags).where(eq(postTags.postId, id)).run();
+      for (const tag of newTags) tx.insert(postTags).values({ postId: id, tag, createdAt }).run();
+    }
+    const tags = newTags ?? tx.select({ tag: postTags.tag }).from(postTags).where(eq(postTags.postId, id)).all().map((row) => row.tag);
     tx.update(postTexts)
-      .set(searchTextOf({ ...change, tags: tags.map((row) => row.tag), periodStart }))
+      .set(searchTextOf({ ...change, tags, periodStart }))
       .where(eq(postTexts.postId, id))
       .run();
     recordRevision(id, edit.editorId, edit.summary);

@@ -3,6 +3,7 @@ import { env } from "~/config/env.server";
 import type { ArticlePreview } from "~/lib/drafts";
 import { listHref, readListState } from "~/lib/links";
 import type { EditConflict } from "~/lib/revisions";
+import { editsTags } from "~/lib/forms";
 import { canModify, typedFields, typedText } from "~/lib/rules";
 import { editableText } from "~/lib/text/article-markup";
 import type { CurrentUser } from "~/lib/types";
@@ -112,7 +113,7 @@ async function keptFromGoneArticle(user: CurrentUser | null, request: Request) {
 }
 
 /** What a refused edit shows again, with the revision its form was opened at (a stale one's answer is based on the current). */
-type EditedValues = { title: string; content: string; sources: string; period: string; summary: string; baseRevision: string };
+type EditedValues = { title: string; content: string; sources: string; period: string; summary: string; baseRevision: string; tags: string[] | null };
 
 const NOTHING_TO_SHOW = {
   error: null,
@@ -130,7 +131,8 @@ const NOTHING_TO_SHOW = {
 };
 
 function editedValues(form: FormData): EditedValues {
-  return typedFields(form, ["title", "content", "sources", "period", "summary", "baseRevision"]);
+  // The tags as ticked, when the form brings them (editsTags).
+  return { ...typedFields(form, ["title", "content", "sources", "period", "summary", "baseRevision"]), tags: editsTags(form) ? form.getAll("tags").map(String) : null };
 }
 
 function refused({ status, error, invalid, conflict }: PostRefusal, values: EditedValues | null = null) {

@@ -22,6 +22,7 @@ import { ContentHint } from "~/components/editing/ContentHint";
 import { PassageFlags } from "~/components/editing/PassageFlags";
 import { PeriodField } from "~/components/editing/PeriodField";
 import { SourcesField } from "~/components/editing/SourcesField";
+import { TagPicker } from "~/components/editing/TagPicker";
 import { SummaryField } from "~/components/forms/Field";
 import { FormError } from "~/components/forms/Messages";
 import { EditConflict } from "~/components/history/EditConflict";
@@ -192,6 +193,9 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
               aria-invalid={invalid.has("title") || undefined}
             />
             <PeriodField defaultValue={typed?.period ?? post.period} invalid={invalid.has("period")} errorId="edit-error" />
+            {/* The tags come with the form (editsTags): none ticked is refused, as when creating. */}
+            <input type="hidden" name="withTags" value="1" />
+            <TagPicker initial={typed?.tags ?? post.tags} invalid={invalid.has("tags")} errorId="edit-error" />
             <PassageFlags postId={post.id} flags={flags} />
             <label htmlFor="edit-content">Text článku</label>
             <textarea
@@ -330,7 +334,7 @@ export function ErrorBoundary() {
         <p>{text}</p>
         {notFound && kept?.gone && kept.values && (
           // The text as typed, to keep as a new article (the create form's buttons, sent to /create-post).
-          <ArticleForm action="/create-post" values={{ ...kept.values, tags: [], pendingImage: "" }} refused={{ error: kept.error, invalid: [] }} />
+          <ArticleForm action="/create-post" values={{ ...kept.values, tags: kept.values.tags ?? [], pendingImage: "" }} refused={{ error: kept.error, invalid: [] }} />
         )}
       </div>
     </Overlay>

@@ -1,4 +1,4 @@
-import { checkForm, EDIT_POST_FIELDS, editPostSchema, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
+import { checkForm, EDIT_POST_FIELDS, editPostWithTagsSchema, editsTags, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
 import { BUSY_MESSAGE, canModify, CONTENT_STORED_MAX_BYTES, MESSAGES, POST_MESSAGES, utf8Length } from "~/lib/rules";
 import { markImageLoose } from "~/models/loose-images.server";
 import { getPendingImage, insertPendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
@@ -257,9 +257,9 @@ export function mayChangePost(user: CurrentUser | null, postId: string): ChangeP
   return { ok: true, post, user };
 }
 
-/** Save an edited title and body (the form's fields, whatever the browser checked) as the article's next revision, with the editor's summary. */
+/** Save an edited article (the form's fields, whatever the browser checked: title, text, sources, period, and tags when it brings them) as its next revision, with the editor's summary. */
 export async function savePost(permission: ChangePermission, form: FormData): Promise<PostResult> {
-  const checked = checkForm(editPostSchema, form);
+  const checked = checkForm(editPostWithTagsSchema, editsTags(form) ? form : withTags(form, permission.post.tags));
   if (!checked.ok) {
     const problem = formProblem(checked.errors, EDIT_POST_FIELDS, POST_MESSAGES.emptyEdit)!;
     return refusal(400, problem.message, problem.invalid);
@@ -277,10 +277,19 @@ export async function savePost(permission: ChangePermission, form: FormData): Pr
     return content;
   }
   const { title, sources, period, summary } = checked.value;
-  if (writeRevision(permission, { title, content: content.html, contentSource: checked.value.content, sources: sourcesFrom(sources), period }, { summary, logAs: "editArticle", base })) return { ok: true };
+  const change = { title, content: content.html, contentSource: checked.value.content, sources: sourcesFrom(sources), period, tags: checked.value.tags };
+  if (writeRevision(permission, change, { summary, logAs: "editArticle", base })) return { ok: true };
   // Someone saved while the text was being sanitised: nothing was written, so nothing counts.
   release(quota);
   return await staleEdit(permission, base, form);
+}
+
+/** A form that brings no tags (an edit form without them), with the article's own. */
+function withTags(form: FormData, tags: string[]): FormData {
+  const complete = new FormData();
+  for (const [name, value] of form) complete.append(name, value);
+  for (const tag of tags) complete.append("tags", tag);
+  return complete;
 }
 
 /** The refusal of a stale save, with its difference; "busy" (the text kept all the same) when too many comparisons wait. */
@@ -295,7 +304,7 @@ async function staleEdit({ post, user }: ChangePermission, base: number | null, 
 }
 
 /**
- * Write an article's new title, stored content (with its source), sources and period as its next
+ * Write an article's new title, stored content (with its source), sources, period and (when given) tags as its next
  * revision (the search index and the page cache's stamp follow, in the posts
  * model); an admin's change of someone else's article goes into the
  * moderation log in the same transaction. The caller has checked the
@@ -304,7 +313,7 @@ async function staleEdit({ post, user }: ChangePermission, base: number | null, 
  */
 export function writeRevision(
   { post, user }: ChangePermission,
-  change: { title: string; content: string; contentSource: string | null; sources: Source[]; period: string },
+  change: { title: string; content: string; contentSource: string | null; sources: Source[]; period: string; tags?: string[] },
   edit: { summary: string; logAs: "editArticle" | "restoreArticle"; detail?: string; base?: number },
 ): boolean {
   return inTransaction(() => {

@@ -89,7 +89,7 @@ export async function compareRevisions(postId: string, fromId: string | null, to
 }
 
 /**
- * Restore an old revision's title, content, sources and period as the article's
+ * Restore an old revision's title, content, sources, period and tags as the article's
  * next revision ("Obnovená verzia z …"), counted against the editor's edit
  * quota like a save. Like an edit, it names the revision it was confirmed on
  * (`baseRevision`): when the article was saved since, nothing is restored
@@ -102,14 +102,14 @@ export function restoreRevision(permission: ChangePermission, revisionId: string
   if (!revision || (revision.hidden.text && !permission.user.isAdmin)) return refusal(404, "");
   // An erased text is gone: restoring it would empty the article.
   if (textErased(revision)) return refusal(400, REVISION_MESSAGES.erasedText);
-  const { title, content, contentSource, sources, period, number, createdAt } = revision;
+  const { title, content, contentSource, sources, period, tags, number, createdAt } = revision;
   const current = countRevisions(permission.post.id);
   if (number === current) return refusal(400, REVISION_MESSAGES.alreadyCurrent);
   if (!withinStoredBounds(revision)) return refusal(400, REVISION_MESSAGES.beyondBounds);
   if (!reserve(editAttempts(permission.user.id))) return refusal(429, POST_MESSAGES.editQuota);
   const base = readBaseRevision(form);
   const summary = restoredSummary(formatDateTime(createdAt));
-  if (base !== null && writeRevision(permission, { title, content, contentSource, sources, period }, { summary, logAs: "restoreArticle", detail: `verzia ${number}`, base })) return { ok: true };
+  if (base !== null && writeRevision(permission, { title, content, contentSource, sources, period, tags }, { summary, logAs: "restoreArticle", detail: `verzia ${number}`, base })) return { ok: true };
   return refusal(base === null ? 400 : 409, base === null ? REVISION_MESSAGES.staleRestore : whyNotRestored(permission.post.id, base));
 }
 
