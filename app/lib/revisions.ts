@@ -68,7 +68,17 @@ export function withoutHiddenParts<T extends RevisionInfo>(revision: T): T {
 }
 
 /** A revision whole: what readers saw while it was the current one. */
-export type RevisionContent = RevisionInfo & { title: string; content: string; sources: Source[]; tags: string[]; image: string; period: string };
+export type RevisionContent = RevisionInfo & {
+  title: string;
+  content: string;
+  sources: Source[];
+  tags: string[];
+  /** Its image's key and size (each revision keeps its own image). */
+  image: string;
+  imageWidth: number;
+  imageHeight: number;
+  period: string;
+};
 
 /**
  * A revision's id in an address: the site writes 12 URL-safe characters

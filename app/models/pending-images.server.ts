@@ -17,6 +17,11 @@ export function getPendingImage(key: string, userId: string): PendingImage | und
     .get();
 }
 
+/** Take a pending image for an article (in the transaction that writes it): false when it is gone (the day-old clean-up took it). */
+export function takePendingImage(key: string): boolean {
+  return db.delete(pendingImages).where(eq(pendingImages.key, key)).run().changes === 1;
+}
+
 /** Forget pending images older than `before`; returns their keys, to remove the files. */
 export function takeStalePendingImages(before: number): string[] {
   return db

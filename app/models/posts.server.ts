@@ -1,10 +1,10 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import { periodColumns } from "~/lib/time/periods";
 import type { Source } from "~/lib/sources";
 import type { PostCard } from "~/lib/types";
 import { countRows, db } from "~/db/connection.server";
-import { drafts, pendingImages, posts, postTags, postTexts, users } from "~/db/schema.server";
+import { drafts, pendingImages, posts, postTags, postTexts, revisions, users } from "~/db/schema.server";
 import { closeOpenReportsOf } from "./reports.server";
 import { recordRevision } from "./revisions.server";
 import { searchTextOf } from "./search.server";
@@ -175,13 +175,17 @@ export function insertPostFromPending(post: NewPost): string | undefined {
 }
 
 /**
- * Save an article's new text (and tags, when given) as its next revision, by
+ * Save an article's new text (and tags and image, when given) as its next revision, by
  * `edit.editorId`, in one transaction (`edit.at`: when, now unless said; the
  * demo's history is earlier).
  */
 export function updatePost(
   id: string,
-  { tags: newTags, ...change }: { title: string; content: string; contentSource?: string | null; sources: Source[]; excerpt: string; period?: string; tags?: string[] },
+  {
+    tags: newTags,
+    image,
+    ...change
+  }: { title: string; content: string; contentSource?: string | null; sources: Source[]; excerpt: string; period?: string; tags?: string[]; image?: { key: string; width: number; height: number } },
   edit: { editorId: string; summary: string; at?: number },
 ): void {
   db.transaction((tx) => {
@@ -189,7 +193,13 @@ export function updatePost(
       .update(posts)
       // A change without a period keeps the article's.
       // Content without its source was written as HTML: the old source no longer made it.
-      .set({ ...change, contentSource: change.contentSource ?? null, ...(change.period !== undefined && periodColumns(change.period)), updatedAt: edit.at ?? Date.now() })
+      .set({
+        ...change,
+        contentSource: change.contentSource ?? null,
+        ...(change.period !== undefined && periodColumns(change.period)),
+        ...(image && { image: image.key, imageWidth: image.width, imageHeight: image.height }),
+        updatedAt: edit.at ?? Date.now(),
+      })
       .where(eq(posts.id, id))
       .returning({ periodStart: posts.periodStart, createdAt: posts.createdAt })
       .get()!;
@@ -212,22 +222,43 @@ export function setPostHidden(id: string, hiddenAt: number | null): boolean {
   return db.update(posts).set({ hiddenAt }).where(eq(posts.id, id)).run().changes > 0;
 }
 
-/** Delete a post (its tags go with it; its open reports close first, while they still name it); returns its image key, to remove the files. Call it in a transaction. */
-export function deletePost(id: string): string | undefined {
-  closeOpenReportsOf([id]);
-  return db.delete(posts).where(eq(posts.id, id)).returning({ image: posts.image }).get()?.image;
+/** The images of these posts' histories (their current ones among them), each once. */
+function historyImagesOf(postIds: SQL | string[]): string[] {
+  const ids = Array.isArray(postIds) ? sql`(${sql.join(postIds.map((id) => sql`${id}`), sql`, `)})` : postIds;
+  return db
+    .selectDistinct({ image: revisions.image })
+    .from(revisions)
+    .where(sql`${revisions.postId} IN ${ids}`)
+    .all()
+    .map((row) => row.image);
 }
 
-/** Delete every post of an author (their tags go with them; their open reports close); returns their image keys, to remove the files. Call it in a transaction. */
+/**
+ * Delete a post (its tags and history go with it; its open reports close
+ * first, while they still name it); returns the keys of every image it or
+ * its history had, to remove the files. Call it in a transaction.
+ */
+export function deletePost(id: string): string[] {
+  closeOpenReportsOf([id]);
+  const images = historyImagesOf([id]);
+  const current = db.delete(posts).where(eq(posts.id, id)).returning({ image: posts.image }).get()?.image;
+  if (current === undefined) return [];
+  return images.includes(current) ? images : [...images, current];
+}
+
+/** Delete every post of an author (their tags and histories go with them; their open reports close); returns their and their histories' image keys, to remove the files. Call it in a transaction. */
 export function deletePostsOf(authorId: string): string[] {
+  const theirs = sql`(SELECT ${posts.id} FROM ${posts} WHERE ${posts.authorId} = ${authorId})`;
   // Before the rows go: their reports' post_id becomes NULL with them.
-  closeOpenReportsOf(sql`(SELECT ${posts.id} FROM ${posts} WHERE ${posts.authorId} = ${authorId})`);
-  return db
+  closeOpenReportsOf(theirs);
+  const images = historyImagesOf(theirs);
+  const current = db
     .delete(posts)
     .where(eq(posts.authorId, authorId))
     .returning({ image: posts.image })
     .all()
     .map((row) => row.image);
+  return [...new Set([...images, ...current])];
 }
 
 // An author's articles walk posts_author_created_at_idx (tests/unit/articles/query-plans.test.ts).
@@ -258,10 +289,18 @@ export const imageQueries = {
   postWithImage: db.select({ authorId: posts.authorId, hiddenAt: posts.hiddenAt }).from(posts).where(eq(posts.image, sql.placeholder("key"))).limit(1),
   pendingImage: db.select({ key: pendingImages.key }).from(pendingImages).where(eq(pendingImages.key, sql.placeholder("key"))),
   draftWithImage: db.select({ id: drafts.id }).from(drafts).where(eq(drafts.imageKey, sql.placeholder("key"))).limit(1),
+  // An image an article had before: its history still shows it (revisions_image_idx).
+  revisionWithImage: db
+    .select({ authorId: posts.authorId, hiddenAt: posts.hiddenAt })
+    .from(revisions)
+    .innerJoin(posts, eq(posts.id, revisions.postId))
+    .where(eq(revisions.image, sql.placeholder("key")))
+    .limit(1),
 };
 const postWithImage = imageQueries.postWithImage.prepare();
 const pendingImage = imageQueries.pendingImage.prepare();
 const draftWithImage = imageQueries.draftWithImage.prepare();
+const revisionWithImage = imageQueries.revisionWithImage.prepare();
 
 /**
  * Who may be sent an image: anyone (a shown article's, a draft's or a
@@ -272,20 +311,21 @@ const draftWithImage = imageQueries.draftWithImage.prepare();
 export type ImageAudience = "everyone" | { authorId: string } | "nobody";
 
 export function imageAudience(key: string): ImageAudience {
-  const post = postWithImage.get({ key });
+  const post = postWithImage.get({ key }) ?? revisionWithImage.get({ key });
   if (post) return post.hiddenAt === null ? "everyone" : { authorId: post.authorId };
   return pendingImage.get({ key }) !== undefined || draftWithImage.get({ key }) !== undefined ? "everyone" : "nobody";
 }
 
-/** Whether an image key is in use, by a post, a pending upload or a draft. */
+/** Whether an image key is in use, by a post or its history, a pending upload or a draft. */
 export function imageKeyInUse(key: string): boolean {
   return imageAudience(key) !== "nobody";
 }
 
-/** Every image key in use: by a post, a pending upload or a draft. */
+/** Every image key in use: by a post or its history, a pending upload or a draft. */
 export function referencedImageKeys(): Set<string> {
   const posted = db.select({ key: posts.image }).from(posts).all();
+  const revised = db.selectDistinct({ key: revisions.image }).from(revisions).all();
   const pending = db.select({ key: pendingImages.key }).from(pendingImages).all();
   const drafted = db.select({ key: drafts.imageKey }).from(drafts).where(sql`${drafts.imageKey} IS NOT NULL`).all();
-  return new Set([...posted, ...pending, ...drafted].flatMap((row) => row.key ?? []));
+  return new Set([...posted, ...revised, ...pending, ...drafted].flatMap((row) => row.key ?? []));
 }

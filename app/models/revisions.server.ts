@@ -83,9 +83,9 @@ export function listRevisions(postId: string, page: { offset: number; limit: num
 
 /**
  * A revision whole, with who saved it (NULL once the account is gone or the
- * name erased), its text as written (NULL when saved before Markdown) and its image's size.
+ * name erased) and its text as written (NULL when saved before Markdown).
  */
-export type StoredRevision = RevisionContent & { editorId: string | null; contentSource: string | null; imageWidth: number; imageHeight: number };
+export type StoredRevision = RevisionContent & { editorId: string | null; contentSource: string | null };
 type RevisionRow = Omit<StoredRevision, "sources" | "tags" | "hidden"> & HidingColumns & { sources: string; tags: string };
 const revisionById = sqlite.prepare<{ id: string; postId: string }, RevisionRow>(revisionQueries.one);
 

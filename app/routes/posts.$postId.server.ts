@@ -10,7 +10,8 @@ import type { CurrentUser } from "~/lib/types";
 import { getContentSource } from "~/models/posts.server";
 import { countRevisions } from "~/models/revisions.server";
 import { answerEditForm, answerEditFormOfGoneArticle } from "~/services/articles/drafts.server";
-import { mayChangePost, readablePost, refusal, removePost, savePost, type PostField, type PostRefusal } from "~/services/articles/posts.server";
+import { isMultipartUpload, withUploadedForm } from "~/services/articles/post-upload.server";
+import { mayChangePost, readablePost, refusal, removePost, savePost, type ChangePermission, type PostField, type PostRefusal } from "~/services/articles/posts.server";
 import { articleNeighbours } from "~/services/articles/timeline.server";
 import { changeVisibility, HIDDEN_PAGE_HEADERS, isVisibilityIntent } from "~/services/moderation/hidden-articles.server";
 import { deletePostAsModerator } from "~/services/moderation/moderation-decisions.server";
@@ -45,14 +46,24 @@ export async function articlePage(request: Request, postId: string) {
 /**
  * Save or delete the article (its author or an admin; the posts service
  * decides). Without `confirm=yes` a delete answers with the confirmation
- * step (the no-JavaScript path).
+ * step (the no-JavaScript path). The edit form is multipart (it may bring a
+ * new image); the other buttons' forms are urlencoded.
  */
 export async function changeArticle(request: Request, postId: string) {
   const user = await getCurrentUser(request);
   const permission = mayChangePost(user, postId);
   if (!permission.ok && permission.status === 404) return keptFromGoneArticle(user, request);
   if (!permission.ok) return refused(permission);
-  const form = await readForm(request);
+  if (isMultipartUpload(request)) {
+    return withUploadedForm(permission.user.id, request, (read) =>
+      read.refusal ? Promise.resolve(refused(read.refusal, editedValues(read.fields))) : answerChange(permission, request, read.fields, read.input.image),
+    );
+  }
+  return answerChange(permission, request, await readForm(request), null);
+}
+
+/** changeArticle's answer to the form as read (`image`: a new image's bytes, sent with the edit form). */
+async function answerChange(permission: ChangePermission, request: Request, form: FormData, image: Uint8Array | null) {
   const url = new URL(request.url);
   const intent = form.get("intent");
   // An admin hides the article or shows it again (hidden-articles.server.ts refuses anyone else).
@@ -80,7 +91,7 @@ export async function changeArticle(request: Request, postId: string) {
     return { ...NOTHING_TO_SHOW, values: editedValues(form), preview: answer.preview };
   }
   const result = await ifStorageFails(
-    async () => (intent === "delete" ? await removePost(permission) : intent === "save" ? await savePost(permission, form) : null),
+    async () => (intent === "delete" ? await removePost(permission) : intent === "save" ? await savePost(permission, form, image) : null),
     (fault) => refusal(fault.status, (intent === "save" ? onForm(fault) : fault).error),
   );
   if (!result) return data(NOTHING_TO_SHOW, { status: 400 });
@@ -100,10 +111,15 @@ export async function changeArticle(request: Request, postId: string) {
  * (with JavaScript the edit form stays, with the message and the text).
  */
 async function keptFromGoneArticle(user: CurrentUser | null, request: Request) {
-  // The edit form is urlencoded; anything else (or unreadable) is answered as before it was read.
+  if (!user) throw data(null, { status: 404 });
+  if (isMultipartUpload(request)) return withUploadedForm(user.id, request, (read) => keptFromForm(user, read.refusal ? null : read.fields));
+  // The edit form's buttons send urlencoded forms too (an older page); anything else (or unreadable) is answered as before it was read.
   const urlencoded = request.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded");
-  const form = user && urlencoded ? await readForm(request).catch(() => null) : null;
-  if (!user || !form) throw data(null, { status: 404 });
+  return keptFromForm(user, urlencoded ? await readForm(request).catch(() => null) : null);
+}
+
+async function keptFromForm(user: CurrentUser, form: FormData | null) {
+  if (!form) throw data(null, { status: 404 });
   const intent = form.get("intent");
   // Only the edit form's own buttons (it always carries the revision it was opened at); anything else gets the plain 404.
   if ((intent !== "save" && intent !== "draft" && intent !== "preview") || !form.has("baseRevision")) throw data(null, { status: 404 });
@@ -113,7 +129,7 @@ async function keptFromGoneArticle(user: CurrentUser | null, request: Request) {
 }
 
 /** What a refused edit shows again, with the revision its form was opened at (a stale one's answer is based on the current). */
-type EditedValues = { title: string; content: string; sources: string; period: string; summary: string; baseRevision: string; tags: string[] | null };
+type EditedValues = { title: string; content: string; sources: string; period: string; summary: string; baseRevision: string; tags: string[] | null; pendingImage: string };
 
 const NOTHING_TO_SHOW = {
   error: null,
@@ -132,10 +148,15 @@ const NOTHING_TO_SHOW = {
 
 function editedValues(form: FormData): EditedValues {
   // The tags as ticked, when the form brings them (editsTags).
-  return { ...typedFields(form, ["title", "content", "sources", "period", "summary", "baseRevision"]), tags: editsTags(form) ? form.getAll("tags").map(String) : null };
+  return {
+    ...typedFields(form, ["title", "content", "sources", "period", "summary", "baseRevision", "pendingImage"]),
+    tags: editsTags(form) ? form.getAll("tags").map(String) : null,
+  };
 }
 
-function refused({ status, error, invalid, conflict }: PostRefusal, values: EditedValues | null = null) {
+function refused({ status, error, invalid, conflict, pendingImage }: Pick<PostRefusal, "status" | "error" | "invalid" | "conflict" | "pendingImage">, values: EditedValues | null = null) {
   if (values && conflict) values.baseRevision = String(conflict.base);
+  // A new image accepted while the rest was refused: kept, so it need not be picked again.
+  if (values && pendingImage) values.pendingImage = pendingImage;
   return data({ ...NOTHING_TO_SHOW, error, invalid, values, conflict: conflict ?? null }, { status, headers: retryAfter(status) });
 }

@@ -22,6 +22,7 @@ import { ContentHint } from "~/components/editing/ContentHint";
 import { PassageFlags } from "~/components/editing/PassageFlags";
 import { PeriodField } from "~/components/editing/PeriodField";
 import { SourcesField } from "~/components/editing/SourcesField";
+import { ImagePicker } from "~/components/editing/ImagePicker";
 import { TagPicker } from "~/components/editing/TagPicker";
 import { SummaryField } from "~/components/forms/Field";
 import { FormError } from "~/components/forms/Messages";
@@ -175,7 +176,8 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
         {result?.confirmDelete && <DeleteConfirmation viewHref={hrefs.view} moderating={moderating} refused={result.deleteRefused ?? null} />}
         {editing && result?.preview && <ArticlePreview preview={result.preview} />}
         {editing ? (
-          <Form method="post" id="edit-post" className="edit-form" preventScrollReset>
+          // Multipart: it may bring a new image (without JavaScript, the file itself).
+          <Form method="post" id="edit-post" className="edit-form" encType="multipart/form-data" preventScrollReset>
             <h1 id="post-title" className="visually-hidden">
               Upraviť článok
             </h1>
@@ -196,6 +198,13 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
             {/* The tags come with the form (editsTags): none ticked is refused, as when creating. */}
             <input type="hidden" name="withTags" value="1" />
             <TagPicker initial={typed?.tags ?? post.tags} invalid={invalid.has("tags")} errorId="edit-error" />
+            {/* The article keeps its image unless a new one is picked; the old one stays in its history. */}
+            <ImagePicker
+              pendingImage={typed?.pendingImage ?? ""}
+              invalid={invalid.has("image")}
+              errorId="edit-error"
+              label="Nový obrázok (nepovinné; JPEG alebo PNG, menej ako 2 MB)"
+            />
             <PassageFlags postId={post.id} flags={flags} />
             <label htmlFor="edit-content">Text článku</label>
             <textarea

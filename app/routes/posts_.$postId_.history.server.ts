@@ -36,8 +36,8 @@ export async function historyOf(post: Post, user: CurrentUser | null, query: URL
       post: article,
       revision,
       textHidden,
-      // Only the article's own image has its size kept.
-      image: revision.image === post.image ? { key: post.image, width: post.imageWidth, height: post.imageHeight } : null,
+      // Its own image, as it was then (none when its text is hidden from this reader).
+      image: revision.image ? { key: revision.image, width: revision.imageWidth, height: revision.imageHeight } : null,
       current: revision.number === current,
       // A restore names the revision it was confirmed on, as an edit does.
       base: current,

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { imageUrl } from "~/lib/images";
 import { IMAGE_MAX_BYTES, IMAGE_TYPES, MESSAGES } from "~/lib/rules";
 
-type Props = { pendingImage: string; invalid: boolean; errorId: string };
+type Props = { pendingImage: string; invalid: boolean; errorId: string; label?: string };
 
 type Upload =
   | { state: "idle" }
@@ -15,8 +15,9 @@ type Upload =
  * it, the file is checked at once, then sent ahead to /create-post/image with
  * a progress bar and a cancel button; the form then carries only its key.
  * An image kept from a refused form (`pendingImage`) need not be picked again.
+ * The edit form's `label` says the image is a new one, and optional.
  */
-export function ImagePicker({ pendingImage, invalid, errorId }: Props) {
+export function ImagePicker({ pendingImage, invalid, errorId, label = "Obrázok (JPEG alebo PNG, menej ako 2 MB)" }: Props) {
   const [upload, setUpload] = useState<Upload>(pendingImage ? { state: "done", key: pendingImage, sentAhead: false } : { state: "idle" });
   const request = useRef<XMLHttpRequest | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -52,7 +53,7 @@ export function ImagePicker({ pendingImage, invalid, errorId }: Props) {
   const message = upload.state === "error" ? upload.message : null;
   return (
     <div className={`field image-picker${invalid ? " invalid" : ""}`}>
-      <label htmlFor="field-image">Obrázok (JPEG alebo PNG, menej ako 2 MB)</label>
+      <label htmlFor="field-image">{label}</label>
       {upload.state === "done" && (
         <div className="image-preview">
           <input type="hidden" name="pendingImage" value={upload.key} />

@@ -16,7 +16,7 @@ type Props = {
   base: number;
   /** An admin's form to hide or erase its parts. */
   moderation: ReactNode;
-  /** Its image with the size it is stored at, or null when it is not the article's image now (only the current one's size is kept). */
+  /** Its image with the size it is stored at, or null when its text is hidden from this reader. */
   image: { key: string; width: number; height: number } | null;
   /** It is the article's last revision: nothing to restore. */
   current: boolean;

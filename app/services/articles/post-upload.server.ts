@@ -54,8 +54,12 @@ class UploadMemory {
   }
 }
 
-/** The create form as read: every field, or those that arrived before reading stopped, and why it stopped; `intent` is the button pressed (the form's last field). */
-export type PostFormRead = { input: PostFormInput; intent: string; refusal?: { status: number; error: string; invalid: PostField[] } };
+/**
+ * An article form as read: every field, or those that arrived before reading
+ * stopped, and why it stopped; `intent` is the button pressed (the form's
+ * last field), `fields` every text field as sent (the edit form's own are read from there).
+ */
+export type PostFormRead = { input: PostFormInput; intent: string; fields: FormData; refusal?: { status: number; error: string; invalid: PostField[] } };
 
 const PARSER_LIMITS = {
   maxFileSize: IMAGE_MAX_BYTES - 1,
@@ -88,7 +92,7 @@ export function isMultipartUpload(request: Request): boolean {
 }
 
 async function readPostForm(request: Request, memory: UploadMemory): Promise<PostFormRead> {
-  const read: PostFormRead = { input: { title: "", content: "", sources: "", period: "", tags: [], image: null, pendingImage: "" }, intent: "" };
+  const read: PostFormRead = { input: { title: "", content: "", sources: "", period: "", tags: [], image: null, pendingImage: "" }, intent: "", fields: new FormData() };
   const refuse = (status: number, error: string, invalid: PostField[] = []) => ({ ...read, refusal: { status, error, invalid } });
   const boundary = getMultipartBoundary(request.headers.get("content-type") ?? "");
   if (!isMultipartRequest(request) || !boundary || !request.body) return refuse(400, BODY_MESSAGES.unreadable);
@@ -124,6 +128,7 @@ async function readPostForm(request: Request, memory: UploadMemory): Promise<Pos
 
 function keepField(read: PostFormRead, part: MultipartPart): void {
   const { input } = read;
+  if (part.name && part.name !== "image") read.fields.append(part.name, part.text);
   if (part.name === "intent") read.intent = part.text;
   else if (part.name === "title") input.title = part.text;
   else if (part.name === "content") input.content = typedText(part.text);

@@ -1,7 +1,7 @@
 import { checkForm, EDIT_POST_FIELDS, editPostWithTagsSchema, editsTags, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
 import { BUSY_MESSAGE, canModify, CONTENT_STORED_MAX_BYTES, MESSAGES, POST_MESSAGES, utf8Length } from "~/lib/rules";
 import { markImageLoose } from "~/models/loose-images.server";
-import { getPendingImage, insertPendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
+import { getPendingImage, insertPendingImage, takePendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
 import { inTransaction } from "~/db/connection.server";
 import { deletePost, deletePostsOf, getPost, insertPost, insertPostFromPending, updatePost } from "~/models/posts.server";
 import { BusyError } from "~/services/platform/concurrency.server";
@@ -34,7 +34,16 @@ export type PostField = "title" | "period" | "content" | "image" | "tags" | "sou
 export type PostValues = { title: string; content: string; sources: string; period: string; tags: string[]; pendingImage: string };
 
 /** Refused: the status to answer, the message to show, the fields to mark (and, for the create form, what it shows again; for a stale edit, what changed since). */
-export type PostRefusal = { ok: false; status: number; error: string; invalid: PostField[]; values?: PostValues; conflict?: EditConflict };
+export type PostRefusal = {
+  ok: false;
+  status: number;
+  error: string;
+  invalid: PostField[];
+  values?: PostValues;
+  conflict?: EditConflict;
+  /** An edit's new image, kept for the next attempt. */
+  pendingImage?: string;
+};
 export type PostResult<T extends object = object> = ({ ok: true } & T) | PostRefusal;
 
 export function refusal(status: number, error: string, invalid: PostField[] = [], values?: PostValues): PostRefusal {
@@ -257,32 +266,60 @@ export function mayChangePost(user: CurrentUser | null, postId: string): ChangeP
   return { ok: true, post, user };
 }
 
-/** Save an edited article (the form's fields, whatever the browser checked: title, text, sources, period, and tags when it brings them) as its next revision, with the editor's summary. */
-export async function savePost(permission: ChangePermission, form: FormData): Promise<PostResult> {
+/**
+ * Save an edited article (the form's fields, whatever the browser checked:
+ * title, text, sources, period, tags when it brings them, and a new image:
+ * `upload`, or one sent ahead as `pendingImage`) as its next revision, with
+ * the editor's summary. The old image stays: the history still shows it.
+ */
+export async function savePost(permission: ChangePermission, form: FormData, upload: Uint8Array | null = null): Promise<PostResult> {
+  // A new image is checked and kept first: whatever else is refused, the author need not pick it again.
+  const image = await newImage(permission.user.id, upload, String(form.get("pendingImage") ?? ""));
+  if (image && !image.ok) return image;
+  const refuse = (refused: PostRefusal): PostRefusal => (image ? { ...refused, pendingImage: image.key } : refused);
   const checked = checkForm(editPostWithTagsSchema, editsTags(form) ? form : withTags(form, permission.post.tags));
   if (!checked.ok) {
     const problem = formProblem(checked.errors, EDIT_POST_FIELDS, POST_MESSAGES.emptyEdit)!;
-    return refusal(400, problem.message, problem.invalid);
+    return refuse(refusal(400, problem.message, problem.invalid));
   }
   // Counted first: a save refused as stale costs a comparison, so it is an attempt too.
   const quota = editAttempts(permission.user.id);
-  if (!reserve(quota)) return refusal(429, POST_MESSAGES.editQuota);
+  if (!reserve(quota)) return refuse(refusal(429, POST_MESSAGES.editQuota));
   // Based on an older revision (edit-conflict.server.ts): checked before the sanitiser, and again as it is written.
   const base = readBaseRevision(form);
-  if (base === null || isStale(permission.post.id, base)) return await staleEdit(permission, base, form);
+  if (base === null || isStale(permission.post.id, base)) return refuse(await staleEdit(permission, base, form));
   const content = await storedContent(checked.value.content, "an edited article");
   if (!content.ok) {
     // Refused (or busy): nothing was written, so nothing counts, as for a new article and a preview.
     release(quota);
-    return content;
+    return refuse(content);
   }
   const { title, sources, period, summary } = checked.value;
-  const change = { title, content: content.html, contentSource: checked.value.content, sources: sourcesFrom(sources), period, tags: checked.value.tags };
-  if (writeRevision(permission, change, { summary, logAs: "editArticle", base })) return { ok: true };
-  // Someone saved while the text was being sanitised: nothing was written, so nothing counts.
+  const change = { title, content: content.html, contentSource: checked.value.content, sources: sourcesFrom(sources), period, tags: checked.value.tags, image };
+  const written = writeRevision(permission, change, { summary, logAs: "editArticle", base });
+  if (written === true) return { ok: true };
+  // Nothing was written, so nothing counts: the image sent ahead is gone, or someone saved while the text was being sanitised.
   release(quota);
-  return await staleEdit(permission, base, form);
+  if (written === "imageGone") return refusal(400, POST_MESSAGES.pendingImageGone, ["image"]);
+  return refuse(await staleEdit(permission, base, form));
 }
+
+/** An edit's new image: an upload checked and kept as pending, or one this user sent ahead; null when the form brings none. */
+async function newImage(userId: string, upload: Uint8Array | null, pendingKey: string): Promise<PostResult<PendingImageChange> | null> {
+  if (upload) {
+    const accepted = await acceptImage(userId, upload);
+    if (!accepted.ok) return accepted;
+    return { ok: true, ...accepted.image, key: keepPending(accepted.image, userId), pending: true };
+  }
+  if (!pendingKey) return null;
+  const pending = getPendingImage(pendingKey, userId);
+  if (!pending) return refusal(400, POST_MESSAGES.pendingImageGone, ["image"]);
+  return { ok: true, key: pending.key, width: pending.width, height: pending.height, pending: true };
+}
+
+/** An article's image as a change: one of its revisions' (restored), or a pending upload, taken out of pending_images as it is written. */
+type ImageChange = { key: string; width: number; height: number; pending: boolean };
+type PendingImageChange = ImageChange & { pending: true };
 
 /** A form that brings no tags (an edit form without them), with the article's own. */
 function withTags(form: FormData, tags: string[]): FormData {
@@ -304,21 +341,24 @@ async function staleEdit({ post, user }: ChangePermission, base: number | null, 
 }
 
 /**
- * Write an article's new title, stored content (with its source), sources, period and (when given) tags as its next
+ * Write an article's new title, stored content (with its source), sources, period and (when given) tags and image as its next
  * revision (the search index and the page cache's stamp follow, in the posts
  * model); an admin's change of someone else's article goes into the
  * moderation log in the same transaction. The caller has checked the
  * values and counted the edit. An edit names the revision it is `base`d on:
- * when that is no longer the current one, nothing is written (false).
+ * when that is no longer the current one, nothing is written (false); nor
+ * when its pending image is gone ("imageGone").
  */
 export function writeRevision(
   { post, user }: ChangePermission,
-  change: { title: string; content: string; contentSource: string | null; sources: Source[]; period: string; tags?: string[] },
+  { image, ...change }: { title: string; content: string; contentSource: string | null; sources: Source[]; period: string; tags?: string[]; image?: ImageChange | null },
   edit: { summary: string; logAs: "editArticle" | "restoreArticle"; detail?: string; base?: number },
-): boolean {
+): boolean | "imageGone" {
   return inTransaction(() => {
     if (edit.base !== undefined && isStale(post.id, edit.base)) return false;
-    updatePost(post.id, { ...change, excerpt: excerptOf(change.content) }, { editorId: user.id, summary: edit.summary });
+    if (image?.pending && !takePendingImage(image.key)) return "imageGone";
+    const newImage = image && image.key !== post.image ? { key: image.key, width: image.width, height: image.height } : undefined;
+    updatePost(post.id, { ...change, image: newImage, excerpt: excerptOf(change.content) }, { editorId: user.id, summary: edit.summary });
     if (user.id !== post.authorId) logModeration(user, edit.logAs, { post, user: author(post), detail: edit.detail });
     return true;
   });
@@ -343,16 +383,16 @@ export async function removePost({ post, user }: ChangePermission): Promise<Post
 /**
  * Delete an article by `actor`: the row goes in one transaction with
  * `alongside` (a moderation decision's rows; false: delete nothing after
- * all), the image files after it. Someone else's article deleted is in the
- * moderation log.
+ * all), the image files after it (its history's too). Someone else's
+ * article deleted is in the moderation log.
  */
 export async function deletePostAs(actor: Actor, post: Post, detail: string, alongside: () => boolean): Promise<void> {
-  const image = inTransaction(() => {
-    if (!alongside()) return undefined;
+  const images = inTransaction(() => {
+    if (!alongside()) return [];
     if (actor === "command line" || actor.id !== post.authorId) logModeration(actor, "deleteArticle", { post, user: author(post), detail });
-    return markedLoose([deletePost(post.id)])[0];
+    return markedLoose(deletePost(post.id));
   });
-  if (image) await deleteImage(image);
+  for (const image of images) await deleteImage(image);
 }
 
 function author(post: Post) {

@@ -40,7 +40,7 @@ export function revisionFor(postId: string, id: string | null, isAdmin: boolean)
   const found = findRevision(postId, id);
   if (!found) return undefined;
   // Who saved it, and its text as written, stay on the server.
-  const { editorId, contentSource, imageWidth, imageHeight, ...revision } = found;
+  const { editorId, contentSource, ...revision } = found;
   if (isAdmin) return { revision, textHidden: false };
   if (!revision.hidden.text) return { revision: withoutHiddenParts(revision), textHidden: false };
   return { revision: { ...withoutHiddenParts(revision), title: "", content: "", sources: [], tags: [], image: "", period: "" }, textHidden: true };
@@ -89,7 +89,7 @@ export async function compareRevisions(postId: string, fromId: string | null, to
 }
 
 /**
- * Restore an old revision's title, content, sources, period and tags as the article's
+ * Restore an old revision's title, content, sources, period, tags and image as the article's
  * next revision ("Obnovená verzia z …"), counted against the editor's edit
  * quota like a save. Like an edit, it names the revision it was confirmed on
  * (`baseRevision`): when the article was saved since, nothing is restored
@@ -109,7 +109,9 @@ export function restoreRevision(permission: ChangePermission, revisionId: string
   if (!reserve(editAttempts(permission.user.id))) return refusal(429, POST_MESSAGES.editQuota);
   const base = readBaseRevision(form);
   const summary = restoredSummary(formatDateTime(createdAt));
-  if (base !== null && writeRevision(permission, { title, content, contentSource, sources, period, tags }, { summary, logAs: "restoreArticle", detail: `verzia ${number}`, base })) return { ok: true };
+  const image = { key: revision.image, width: revision.imageWidth, height: revision.imageHeight, pending: false };
+  const change = { title, content, contentSource, sources, period, tags, image };
+  if (base !== null && writeRevision(permission, change, { summary, logAs: "restoreArticle", detail: `verzia ${number}`, base }) === true) return { ok: true };
   return refusal(base === null ? 400 : 409, base === null ? REVISION_MESSAGES.staleRestore : whyNotRestored(permission.post.id, base));
 }
 
