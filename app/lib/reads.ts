@@ -14,8 +14,13 @@ export function readCount(n: number): string {
   return `${n} ${n === 1 ? "prečítanie" : n >= 2 && n <= 4 ? "prečítania" : "prečítaní"}`;
 }
 
-/** "12 prečítaní za 7 dní · 40 za 30 dní"; "Za 30 dní žiadne prečítanie" when nobody read it. */
+/**
+ * "12 prečítaní za 7 dní · 40 za 30 dní"; "Za 30 dní žiadne prečítanie"
+ * when nobody read it. Each part holds together (no-break spaces): a
+ * narrow screen breaks the line only between them.
+ */
 export function readsSentence({ week, month }: ArticleReads): string {
-  if (month === 0) return `Za ${READ_WINDOWS.month} dní žiadne prečítanie`;
-  return `${readCount(week)} za ${READ_WINDOWS.week} dní · ${month} za ${READ_WINDOWS.month} dní`;
+  const together = (words: string) => words.replaceAll(" ", "\u00a0");
+  if (month === 0) return together(`Za ${READ_WINDOWS.month} dní žiadne prečítanie`);
+  return `${together(`${readCount(week)} za ${READ_WINDOWS.week} dní`)} · ${together(`${month} za ${READ_WINDOWS.month} dní`)}`;
 }

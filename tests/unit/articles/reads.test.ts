@@ -23,9 +23,11 @@ describe("the words of reads", () => {
       "22 prečítaní",
       "101 prečítaní",
     ]);
-    expect(readsSentence({ week: 12, month: 40 })).toBe("12 prečítaní za 7 dní · 40 za 30 dní");
-    expect(readsSentence({ week: 1, month: 3 })).toBe("1 prečítanie za 7 dní · 3 za 30 dní");
-    expect(readsSentence({ week: 0, month: 0 })).toBe("Za 30 dní žiadne prečítanie");
+    // Each part holds together on a narrow screen: no-break spaces within, a plain one on each side of the dot.
+    const spaced = (sentence: string) => sentence.replaceAll("\u00a0", "_");
+    expect(spaced(readsSentence({ week: 12, month: 40 }))).toBe("12_prečítaní_za_7_dní · 40_za_30_dní");
+    expect(spaced(readsSentence({ week: 1, month: 3 }))).toBe("1_prečítanie_za_7_dní · 3_za_30_dní");
+    expect(spaced(readsSentence({ week: 0, month: 0 }))).toBe("Za_30_dní_žiadne_prečítanie");
   });
 
   it("counts by the day of Europe/Bratislava, as the pages show dates, in winter and in summer time", () => {
@@ -242,7 +244,7 @@ describe("which requests are reads (server/reads.ts)", () => {
     // Another route's data only.
     expect(read("/posts/abc.data?_routes=routes%2Fposts")).toBeNull();
     // Fetched ahead.
-    for (const headers of [{ "sec-purpose": "prefetch" }, { "sec-purpose": "prefetch;prerender" }, { purpose: "prefetch" }, { "x-purpose": "preview" }, { "x-moz": "prefetch" }]) {
+    for (const headers of [{ "sec-purpose": "prefetch" }, { "sec-purpose": "prefetch;prerender" }, { purpose: "prefetch" }, { "x-purpose": "preview" }, { "x-moz": "prefetch" }] as Record<string, string>[]) {
       expect(read("/posts/abc", { headers }), JSON.stringify(headers)).toBeNull();
     }
     // Bots and programs.
