@@ -14,6 +14,7 @@ export const SERVERS_OF_THEIR_OWN = [
   "accounts/lockout",
   "articles/cache-invalidation",
   "articles/history-load",
+  "articles/reads",
   "articles/search-pages",
   "images/image-memory",
   "moderation/hidden-articles",

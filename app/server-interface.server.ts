@@ -13,6 +13,7 @@ import { searchData, searchResults } from "~/search-results.server";
 import { requestInfo } from "~/services/platform/request-log.server";
 import type { CurrentUser } from "~/lib/types";
 import { knownSessionUser, sessionOfCookie } from "~/services/platform/session.server";
+import { closeReads, noteRead } from "~/services/articles/reads.server";
 import { robotsTxt } from "~/services/articles/sitemap.server";
 import { startup } from "~/services/operations/startup.server";
 import { answerStorageFaults, storageFault } from "~/services/platform/storage-fault.server";
@@ -33,8 +34,9 @@ export const appForServer = {
   env,
   /** Before listening: clean-ups and the first start's demo articles. */
   startup,
-  /** Close the database cleanly (a WAL checkpoint, Litestream's when it replicates) before the process ends. */
+  /** Write the counted reads, then close the database cleanly (a WAL checkpoint, Litestream's when it replicates) before the process ends. */
   close(): void {
+    closeReads();
     closeWatcher();
     sqlite.close();
   },
@@ -71,6 +73,13 @@ export const appForServer = {
   robotsTxt(): { body: string; etag: string } {
     const body = robotsTxt();
     return { body, etag: etagOf(body) };
+  },
+  /**
+   * A read of an article, as the server judged it (server/reads.ts): counted in memory, its author's and
+   * admins' excepted, and written in batches. A promise only when the reader's session had to be looked up.
+   */
+  noteRead(postId: string, cookieHeader: string | undefined): void | Promise<void> {
+    return noteRead(postId, cookieHeader, databaseVersion);
   },
   /** Run a request's handling with a record the app fills in for its log line (who it was). */
   requestInfo,

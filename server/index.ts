@@ -22,6 +22,7 @@ import { canonicalImageName, heldImageAnswers, imageAnswers } from "./images";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
 import { createPlainAnswers } from "./plain-answers";
+import { articleRead } from "./reads";
 import { createSearchPages } from "./search-pages";
 import { answerAndClose, MeteredRequest, watchBody } from "./request-body";
 import { newNonce, securityHeaders } from "./security";
@@ -248,6 +249,17 @@ function answeredFromMemory(req: IncomingMessage, res: ServerResponse, info: { u
   return pageCache.answerKept(req, res, (userId) => (info.userId = userId));
 }
 
+/** A read of an article (server/reads.ts), counted by the app once the answer has gone, whichever path answered it. */
+function noteRead(req: IncomingMessage, url: string, status: number): void {
+  try {
+    const postId = articleRead(req, url, status);
+    if (postId !== null) app$.noteRead(postId, req.headers.cookie)?.catch((error) => console.error("A read could not be counted", error));
+  } catch (error) {
+    // A count is never worth a failing request (the answer has gone anyway), nor a crash.
+    console.error("A read could not be counted", error);
+  }
+}
+
 /** The log line of the request each connection is working on, for the answers Node gives itself (clientError). */
 const requestOf = new WeakMap<Duplex, { log: (status: number) => void; res: ServerResponse }>();
 
@@ -272,6 +284,7 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
   res.on("finish", () => {
     log(res.statusCode);
     if (requestOf.get(req.socket) === current) requestOf.delete(req.socket);
+    noteRead(req, url, res.statusCode);
   });
   if (answeredFromMemory(req, res, info)) return;
   const nonce = newNonce();
@@ -358,7 +371,8 @@ server.listen(env.port, env.host, () => {
 });
 
 // The container's stop: take no new connections, let open requests finish,
-// then close the database cleanly (a WAL checkpoint). Give up after 10 s.
+// then write the counted reads and close the database cleanly (a WAL
+// checkpoint). Give up after 10 s.
 function shutdown(signal: string): void {
   console.info(`${signal}: finishing open requests, then closing the database.`);
   server.close(() => {

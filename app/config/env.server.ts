@@ -33,6 +33,8 @@ export type Env = {
   minFreeSpace: number;
   /** bcrypt's cost for new password hashes (11: about 130 ms of a core each). */
   passwordHashCost: number;
+  /** How long counted reads wait in memory before one batch writes them (docs/reading.md#reads): a crash loses at most this much. */
+  readsFlushMs: number;
 };
 
 /** Where in S3-compatible object storage the images are kept, and how to reach it. */
@@ -126,6 +128,10 @@ export function readEnv(
   const hashCost = source.PASSWORD_HASH_COST || String(DEFAULT_PASSWORD_HASH_COST);
   if (!/^\d{1,2}$/.test(hashCost) || Number(hashCost) < 4 || Number(hashCost) > 14) problems.push(`PASSWORD_HASH_COST must be a whole number from 4 to 14 (bcrypt's cost; keep ${DEFAULT_PASSWORD_HASH_COST} on a real site), got "${hashCost}".`);
 
+  // Counted reads are written in one batch at most this often (and when the server stops).
+  const readsFlush = source.READS_FLUSH_SECONDS || "30";
+  if (!/^\d{1,4}$/.test(readsFlush) || Number(readsFlush) < 1 || Number(readsFlush) > 3600) problems.push(`READS_FLUSH_SECONDS must be a whole number of seconds from 1 to 3600, got "${readsFlush}".`);
+
   if (problems.length > 0) {
     throw new EnvError(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
   }
@@ -153,6 +159,7 @@ export function readEnv(
     imageBucket,
     minFreeSpace: Number(minFreeMb) * 1024 * 1024,
     passwordHashCost: Number(hashCost),
+    readsFlushMs: Number(readsFlush) * 1000,
   };
 }
 

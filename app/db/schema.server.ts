@@ -92,6 +92,26 @@ export const postTags = sqliteTable(
 );
 
 /**
+ * How many times an article was read on each day (a day of the site's time
+ * zone, Europe/Bratislava, as days since 1970-01-01: `siteDay` in
+ * ~/lib/time/dates). A count and nothing else: no reader, address or
+ * cookie. Written in batches (app/services/articles/reads.server.ts) and
+ * kept 31 days.
+ */
+export const postReads = sqliteTable(
+  "post_reads",
+  {
+    postId: text("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    day: integer("day").notNull(),
+    count: integer("count").notNull(),
+  },
+  // By day: the daily pruning of the oldest days is one range.
+  (t) => [primaryKey({ columns: [t.postId, t.day] }), index("post_reads_day_idx").on(t.day)],
+);
+
+/**
  * Every saved state of an article, 1, 2, … per article: written by the posts
  * model in the same transaction as the article's own row (recordRevision in
  * ~/models/revisions.server), so a revision's insert always comes with a

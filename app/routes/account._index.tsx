@@ -16,6 +16,7 @@ import { countPostsOf, listPostsOf } from "~/models/posts.server";
 import { changePassword, renameAccount, type AccountResult } from "~/services/accounts/account.server";
 import { retryAfter } from "~/services/platform/concurrency.server";
 import { resendConfirmationLink } from "~/services/accounts/email-confirmation.server";
+import { readsOf } from "~/services/articles/reads.server";
 import { readForm } from "~/services/platform/forms.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
 import { endSession, endSessionOf, requireSession, sessionsOf } from "~/services/platform/session.server";
@@ -40,9 +41,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const total = countPostsOf(user.id);
   const window = pageWindow(parsePage(params.get("page")), total, ARTICLES_PER_PAGE);
   const done = params.get("done");
+  const rows = listPostsOf(user.id, window);
   return {
     account: { displayName: user.displayName, email: user.email, isAdmin: user.isAdmin, emailConfirmed: user.emailConfirmedAt !== null },
-    articles: { rows: listPostsOf(user.id, window), total, page: window.page, pages: window.pages },
+    articles: { rows, total, page: window.page, pages: window.pages, reads: readsOf(rows.map((row) => row.id)) },
     // All of them: an account keeps at most DRAFTS_PER_ACCOUNT.
     drafts: listDraftsOf(user.id, DRAFTS_PER_ACCOUNT),
     sessions: sessionsOf(user.id, idHash).map((s) => ({ ...s, device: describeUserAgent(s.userAgent) })),
@@ -102,8 +104,8 @@ export default function Account() {
           </p>
         ) : (
           <>
-            <p>Spolu {articleCount(articles.total)}, najnovšie prvé.</p>
-            <ArticleList articles={articles.rows} editable />
+            <p>Spolu {articleCount(articles.total)}, najnovšie prvé. Pri každom vidíte, koľkokrát ho čitatelia otvorili za posledných 7 a 30 dní; vaše vlastné zobrazenia sa nepočítajú.</p>
+            <ArticleList articles={articles.rows} editable reads={articles.reads} />
             <Pager page={articles.page} pages={articles.pages} hrefOf={(page) => `/account?page=${page}`} label="Stránky mojich článkov" />
           </>
         )}

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AdminNav, AccountStatus, MailStatus } from "~/components/moderation/Admin";
@@ -20,11 +20,15 @@ import { decideAppeal } from "~/services/moderation/appeals.server";
 import { conflictsForAdmin } from "~/services/articles/conflicts.server";
 import { retryAfter } from "~/services/platform/concurrency.server";
 import { decideReports, reportQueue } from "~/services/moderation/moderation-decisions.server";
+import { siteReads } from "~/services/articles/reads.server";
+import { READ_WINDOWS, readCount } from "~/lib/reads";
 import { requireAdmin } from "~/services/platform/session.server";
 
 const ACCOUNTS_PER_PAGE = 25;
 const REPORTS_SHOWN = 100;
 const APPEALS_SHOWN = 50;
+/** The most read articles shown (of the last 30 days, or with ?reads=7 of the last 7). */
+const MOST_READ_SHOWN = 10;
 /** Longest search the page takes: a name or an e-mail is shorter. */
 const QUERY_MAX_LENGTH = 100;
 
@@ -42,6 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const total = countAccounts(query);
   const window = pageWindow(parsePage(params.get("page")), total, ACCOUNTS_PER_PAGE);
   const done = params.get("done");
+  const readsBy = params.get("reads") === String(READ_WINDOWS.week) ? "week" : "month";
   return {
     query,
     accounts: { rows: findAccounts(query, window), total, page: window.page, pages: window.pages },
@@ -49,6 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     appeals: listOpenAppeals(APPEALS_SHOWN),
     mail: mailOutboxStatus(),
     conflicts: conflictsForAdmin(),
+    reads: { by: readsBy, ...siteReads(readsBy, MOST_READ_SHOWN) },
     notice: done && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null,
   };
 }
@@ -75,7 +81,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Admin() {
-  const { query, accounts, reports, appeals, notice, mail, conflicts } = useLoaderData<typeof loader>();
+  const { query, accounts, reports, appeals, notice, mail, conflicts, reads } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const location = useLocation();
   const hrefOf = (page: number) => `/admin?${new URLSearchParams({ ...(query && { q: query }), page: String(page) })}`;
@@ -103,6 +109,8 @@ export default function Admin() {
         <h2 id="namietky">Námietky autorov ({appeals.total})</h2>
         <AppealQueue key={location.key} appeals={appeals.rows} values={result?.appeal ?? null} />
       </section>
+
+      <MostRead reads={reads} search={location.search} />
 
       <section aria-labelledby="ucty">
         <h2 id="ucty">Účty ({accounts.total})</h2>
@@ -167,6 +175,65 @@ export default function Admin() {
 
       <MailStatus {...mail} />
     </main>
+  );
+}
+
+/** The site's reads in the last 7 and 30 days, and its most read articles of one of them (?reads=7 or the 30 days), as a table. */
+function MostRead({ reads, search }: { reads: SerializeFrom<typeof loader>["reads"]; search: string }) {
+  const { week, month } = READ_WINDOWS;
+  // The other period's address keeps the rest of the page's (the accounts' search and page).
+  const hrefBy = (days: number) => {
+    const params = new URLSearchParams(search);
+    params.delete("done");
+    if (days === month) params.delete("reads");
+    else params.set("reads", String(days));
+    const query = params.toString();
+    return `/admin${query ? `?${query}` : ""}#citanost`;
+  };
+  const days = reads.by === "week" ? week : month;
+  return (
+    <section aria-labelledby="citanost">
+      <h2 id="citanost">Čítanosť</h2>
+      <p>
+        Za posledných {week} dní {readCount(reads.total.week)}, za {month} dní {readCount(reads.total.month)}. Počíta sa každé otvorenie článku (nie počet
+        ľudí), okrem robotov, autora článku a administrátorov.
+      </p>
+      {reads.mostRead.length === 0 ? (
+        <p>Za posledných {days} dní nikto nečítal žiadny článok.</p>
+      ) : (
+        <>
+          <p>
+            Najčítanejšie za posledných {days} dní ·{" "}
+            <Link to={hrefBy(days === week ? month : week)} preventScrollReset>
+              zoradiť podľa {days === week ? month : week} dní
+            </Link>
+          </p>
+          <table className="log-table most-read-table">
+            <thead>
+              <tr>
+                <th scope="col">Článok</th>
+                <th scope="col">Autor</th>
+                <th scope="col">Za {week} dní</th>
+                <th scope="col">Za {month} dní</th>
+              </tr>
+            </thead>
+            <tbody>
+              {reads.mostRead.map((post) => (
+                <tr key={post.id}>
+                  <th scope="row" data-label="Článok">
+                    <Link to={`/posts/${post.id}`}>{post.title}</Link>
+                    {post.hidden && <span className="muted"> (skrytý)</span>}
+                  </th>
+                  <td data-label="Autor">{showHiddenControls(post.author)}</td>
+                  <td data-label={`Za ${week} dní`}>{post.week}</td>
+                  <td data-label={`Za ${month} dní`}>{post.month}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
   );
 }
 

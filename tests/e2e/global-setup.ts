@@ -5,7 +5,8 @@ import { startResendStandIn } from "../support/resend-stand-in";
 /** One built server with the demo articles (and a Resend stand-in) for the whole browser suite. */
 export default async function globalSetup() {
   const resend = await startResendStandIn();
-  const server = await startServer(sharedServerEnv(resend.url));
+  // Reads (written in batches) reach the author's and the admin's pages within a second.
+  const server = await startServer({ ...sharedServerEnv(resend.url), READS_FLUSH_SECONDS: "1" });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATABASE_PATH = server.databasePath;
   process.env.E2E_UPLOADS_DIR = server.uploadsDir;

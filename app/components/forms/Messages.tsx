@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { readsSentence, type ArticleReads } from "~/lib/reads";
 import { formatDate, isoTime } from "~/lib/time/dates";
 
 /** What a page says after a change went through. */
@@ -21,13 +22,16 @@ export function FormError({ id, text }: { id?: string; text: string | null | und
   );
 }
 
-/** Articles as a list of titles and dates, newest first (the account pages), hidden ones marked, optionally with edit links. */
+/** Articles as a list of titles and dates, newest first (the account pages), hidden ones marked, optionally with edit links and their reads. */
 export function ArticleList({
   articles,
   editable = false,
+  reads,
 }: {
   articles: { id: string; title: string; createdAt: number; updatedAt: number; hiddenAt: number | null }[];
   editable?: boolean;
+  /** Each article's reads in the last 7 and 30 days (its author's own list). */
+  reads?: Record<string, ArticleReads>;
 }) {
   return (
     <ul className="plain-list article-list">
@@ -43,6 +47,13 @@ export function ArticleList({
               <>
                 {" · "}
                 <strong className="article-hidden">skrytý</strong>
+              </>
+            )}
+            {/* A line of its own: beside the title on a wide screen, the date line stays short. */}
+            {reads?.[post.id] && (
+              <>
+                <br />
+                <span className="article-reads">{readsSentence(reads[post.id])}</span>
               </>
             )}
           </span>

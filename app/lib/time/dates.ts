@@ -61,3 +61,25 @@ export function dayOfYear(ms: number): number {
   }
   return lastMinute.day;
 }
+
+const dateParts = new Intl.DateTimeFormat("en-US", { timeZone: TIME_ZONE, year: "numeric", month: "numeric", day: "numeric" });
+const DAY_MS = 86_400_000;
+
+/** The last minute siteDay was asked about, and its day: asked for every article read. */
+let lastSiteDay = { minute: NaN, day: 0 };
+
+/**
+ * The date `ms` falls on in the site's time zone (Europe/Bratislava, as the
+ * pages show dates), as a whole number of days since 1970-01-01: the day's
+ * count of reads is kept under it (`post_reads.day`; SQLite writes it out
+ * with `date(day * 86400, 'unixepoch')`).
+ */
+export function siteDay(ms: number): number {
+  // A day in the site's zone starts on a whole minute, so one minute has one day.
+  const minute = Math.floor(ms / 60_000);
+  if (minute !== lastSiteDay.minute) {
+    const part = Object.fromEntries(dateParts.formatToParts(ms).map((p) => [p.type, Number(p.value)]));
+    lastSiteDay = { minute, day: Date.UTC(part.year, part.month - 1, part.day) / DAY_MS };
+  }
+  return lastSiteDay.day;
+}

@@ -154,6 +154,16 @@ describe("a read-only replica (READ_ONLY=on) on a copy restored by Litestream", 
     expect((await signedIn.get("/account")).response.headers.get("location")).toBe("/signinsignup?redirectTo=/account");
   });
 
+  it("counts no reads: a browser's reads of an article are not even tried as writes, at once or when it stops", async () => {
+    const [id] = [...published][0];
+    const browser = { "User-Agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0" };
+    for (const page of [`/posts/${id}`, `/posts/${id}`, `/posts/${id}.data`]) expect((await fetch(replica.url + page, { headers: browser })).status, page).toBe(200);
+    await replica.stop();
+    // A write tried on the read-only copy would fail and say so (docs/reading.md#reads); the copy's state is compared below.
+    expect(replica.output()).not.toContain("Counted reads could not be written");
+    expect(replica.output()).not.toMatch(/SQLITE_READONLY|readonly database/i);
+  });
+
   it("leaves the copy as it was: the database file, its WAL, every row, the image files", async () => {
     await replica.stop();
     expect(copyState()).toEqual(before);

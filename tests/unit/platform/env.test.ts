@@ -50,6 +50,12 @@ describe("readEnv", () => {
     expect(readEnv({ PASSWORD_HASH_COST: "14" }).passwordHashCost).toBe(14);
     for (const value of ["3", "15", "11.5", "x"]) expect(() => readEnv({ PASSWORD_HASH_COST: value }), value).toThrow("PASSWORD_HASH_COST must be a whole number from 4 to 14");
   });
+  it("writes counted reads every 30 s unless READS_FLUSH_SECONDS says 1 to 3600", () => {
+    expect(readEnv({}).readsFlushMs).toBe(30_000);
+    expect(readEnv({ READS_FLUSH_SECONDS: "1" }).readsFlushMs).toBe(1_000);
+    expect(readEnv({ READS_FLUSH_SECONDS: "3600" }).readsFlushMs).toBe(3_600_000);
+    for (const value of ["0", "3601", "1.5", "-1", "x"]) expect(() => readEnv({ READS_FLUSH_SECONDS: value }), value).toThrow("READS_FLUSH_SECONDS must be a whole number of seconds from 1 to 3600");
+  });
   it("makes cookies Secure behind https", () => {
     expect(readEnv({ PUBLIC_URL: "https://dejiny.example/" })).toMatchObject({ secureCookies: true, publicUrl: "https://dejiny.example" });
     expect(readEnv({ TRUST_PROXY: "true", DEMO_CONTENT: "off" })).toMatchObject({ trustProxy: true, demoContent: false });
