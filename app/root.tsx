@@ -79,8 +79,9 @@ export default function App() {
           Loading...
         </p>
       )}
-      <ActionNotice notice={rootData.notice} rootData={rootData} />
       <Outlet />
+      {/* After the page: its own status (a form's "Uložené") is the first a reader meets. */}
+      <ActionNotice notice={rootData.notice} rootData={rootData} />
     </>
   );
 }

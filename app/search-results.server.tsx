@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { bringsNotice } from "~/services/platform/notice.server";
 import { renderToString } from "react-dom/server";
 import { StaticRouter } from "react-router-dom/server";
 import { encode } from "turbo-stream";
@@ -62,6 +63,8 @@ export async function searchResults(url: URL, context: AppLoadContext): Promise<
 export async function searchData(request: Request, context: AppLoadContext): Promise<Response | null> {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.pathname !== "/posts.data" || !url.searchParams.get("q") || url.searchParams.has("_routes")) return null;
+  // The word after an action is the root loader's to take (with its Set-Cookie): Remix answers.
+  if (bringsNotice(request)) return null;
   const loaderData = await loadList(new Request(new URL(`/posts${url.search}`, url), { headers: request.headers, signal: request.signal }), context);
   const body = loaderData && (await encodeAsRemix({ root: { data: loaderData.root }, "routes/posts": { data: loaderData["routes/posts"] } }));
   if (body === null) return null;

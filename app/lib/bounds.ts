@@ -26,6 +26,8 @@ const TAGS_JSON_MAX_BYTES = utf8Length(JSON.stringify([...TAGS].sort((a, b) => u
 export const ARTICLE_MAX_BYTES = {
   title: bytes(TITLE_MAX_LENGTH),
   content: CONTENT_STORED_MAX_BYTES,
+  /** The text as written (Markdown), as typed. */
+  contentSource: bytes(CONTENT_MAX_LENGTH),
   sources: "[]".length + SOURCES_MAX * SOURCE_JSON_MAX_BYTES + (SOURCES_MAX - 1),
   tags: TAGS_JSON_MAX_BYTES,
   period: bytes(PERIOD_MAX_LENGTH),

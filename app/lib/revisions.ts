@@ -102,8 +102,13 @@ export type Comparison = {
   text: FieldDiff;
   sources: FieldDiff;
   tags: { added: string[]; removed: string[] };
-  imageChanged: boolean;
+  /** The period of each, as typed (empty when none). */
+  period: { from: string; to: string };
+  /** The image of each (the same key when it did not change). */
+  image: { from: RevisionImage; to: RevisionImage };
 };
+
+export type RevisionImage = { key: string; width: number; height: number };
 
 export const REVISION_MESSAGES = {
   diffTooLarge: "Rozdiel je príliš veľký na zobrazenie po slovách",

@@ -184,6 +184,13 @@ export function utf8Length(text: string): number {
 export const CONTENT_MAX_TAGS = 2_000;
 export const CONTENT_MAX_DEPTH = 20;
 
+/**
+ * Most images an article and its history may have: each revision keeps its
+ * image while the article lives, so this bounds what one article stores
+ * (about 1 MB a picture in its sizes).
+ */
+export const HISTORY_MAX_IMAGES = 10;
+
 /** What one account may do (docs/limits-and-security.md, "Limits"): new articles, images sent to the decoder (a refused form's included), saved edits, reports, new names. */
 export const QUOTAS = {
   postsPerHour: 10,
@@ -205,6 +212,7 @@ export const POST_MESSAGES = {
   contentStoredTooLong: `Text článku je po uložení príliš dlhý: môže mať najviac ${CONTENT_STORED_MAX_BYTES.toLocaleString("sk-SK")} bajtov. Predlžujú ho adresy odkazov, v ktorých sa písmeno s diakritikou či iný znak mimo ASCII ukladá zakódovaný (napr. „á“ ako %C3%A1, 6 znakov). Skráťte, prosím, odkazy alebo text.`,
   unknownTag: "Vyberte tagy zo zoznamu.",
   tooLarge: "Požiadavka je príliš veľká.",
+  historyImages: `Článok a jeho história už majú ${HISTORY_MAX_IMAGES} rôznych obrázkov, viac ich mať nemôžu. Ponechajte obrázok, ktorý má, alebo obnovte niektorú staršiu verziu s obrázkom, ktorý chcete.`,
   pendingImageGone: "Obrázok, ktorý ste nahrali, už na serveri nie je (nepoužité obrázky mažeme po 24 hodinách). Vyberte ho, prosím, znova.",
   emptyEdit: "Nadpis ani text nemôžu byť prázdne.",
   summaryTooLong: `Popis zmeny („Čo ste zmenili?“) môže mať najviac ${SUMMARY_MAX_LENGTH} znakov.`,

@@ -56,6 +56,13 @@ export function recordRevision(postId: string, editorId: string, summary = ""): 
   if (changes !== 1) throw new Error(`No revision recorded for post ${postId}`);
 }
 
+const historyImages = sqlite.prepare<[string], number>("SELECT count(DISTINCT image) FROM revisions WHERE post_id = ?").pluck();
+
+/** How many images an article's history has (its current one among them). */
+export function countHistoryImages(postId: string): number {
+  return historyImages.get(postId) ?? 0;
+}
+
 const lastNumber = sqlite.prepare<[string], number | null>("SELECT max(number) FROM revisions WHERE post_id = ?").pluck();
 
 /** How many revisions an article has (numbers run 1, 2, … without gaps: revisions are removed only with their article). */

@@ -1,15 +1,16 @@
 import { Link } from "@remix-run/react";
 import { formatDateTime, isoTime } from "~/lib/time/dates";
-import { characterCount, HIDDEN_PART_WORDS, REVISION_MESSAGES, type Comparison, type DiffPart, type FieldDiff, type RevisionInfo } from "~/lib/revisions";
+import { imageUrl } from "~/lib/images";
+import { characterCount, HIDDEN_PART_WORDS, REVISION_MESSAGES, type Comparison, type DiffPart, type FieldDiff, type RevisionImage, type RevisionInfo } from "~/lib/revisions";
 
 /**
- * Two revisions compared: title, text and sources word by word, then tags
- * and image. Insertions are <ins>, deletions <del>, each also underlined or
+ * Two revisions compared: title, text and sources word by word, then tags,
+ * period and image (both shown when it changed). Insertions are <ins>, deletions <del>, each also underlined or
  * struck through (not only coloured) and named in words that screen readers
  * read and text browsers print ("[pridané: …]").
  */
 export function RevisionComparison({ comparison, revisionHref }: { comparison: Comparison; revisionHref: (id: string) => string }) {
-  const { from, to, tags } = comparison;
+  const { from, to, tags, period, image } = comparison;
   return (
     <>
       {comparison.swapped && <p className="revision-notice">{REVISION_MESSAGES.swapped}</p>}
@@ -35,11 +36,38 @@ export function RevisionComparison({ comparison, revisionHref }: { comparison: C
           </ul>
         )}
       </section>
+      <section aria-labelledby="diff-period">
+        <h2 id="diff-period">Obdobie</h2>
+        <p>{period.from === period.to ? "Bez zmeny." : <>{periodWords(period.from)} → {periodWords(period.to)}</>}</p>
+      </section>
       <section aria-labelledby="diff-image">
         <h2 id="diff-image">Obrázok</h2>
-        <p>{comparison.imageChanged ? "Zmenený." : "Bez zmeny."}</p>
+        {image.from.key === image.to.key ? (
+          <p>Bez zmeny.</p>
+        ) : (
+          <>
+            <p>Zmenený.</p>
+            <div className="diff-images">
+              <RevisionThumb image={image.from} label={`Obrázok verzie ${from.number}`} />
+              <RevisionThumb image={image.to} label={`Obrázok verzie ${to.number}`} />
+            </div>
+          </>
+        )}
       </section>
     </>
+  );
+}
+
+/** A period as the comparison names it: as typed, or "bez obdobia". */
+const periodWords = (period: string) => (period ? `„${period}“` : "bez obdobia");
+
+/** A revision's image, small, with which one it is under it. */
+function RevisionThumb({ image, label }: { image: RevisionImage; label: string }) {
+  return (
+    <figure>
+      <img src={imageUrl(image.key, 400, "webp")} alt={label} width={200} height={Math.round((200 * image.height) / Math.max(image.width, 1))} loading="lazy" />
+      <figcaption>{label}</figcaption>
+    </figure>
   );
 }
 

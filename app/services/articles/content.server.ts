@@ -174,7 +174,8 @@ export class ContentBoundsError extends Error {
  */
 export async function toStoredContent(text: string): Promise<string> {
   if (sanitizer.load.waiting >= MAX_WAITING) throw new BusyError("sanitiser");
-  const clean = await sanitizer.run(text).catch((error: unknown) => {
+  // Markdown would make a NUL a U+FFFD: control characters go first.
+  const clean = await sanitizer.run(withoutControlCharacters(text)).catch((error: unknown) => {
     throw new ContentProcessingError("could not sanitise content", { cause: error });
   });
   if (typeof clean !== "string") throw new ContentBoundsError(clean.beyond === "depth" ? POST_MESSAGES.contentMarksTooDeep : POST_MESSAGES.contentTooManyMarks);

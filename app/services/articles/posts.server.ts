@@ -1,5 +1,7 @@
 import { checkForm, EDIT_POST_FIELDS, editPostWithTagsSchema, editsTags, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
-import { BUSY_MESSAGE, canModify, CONTENT_STORED_MAX_BYTES, MESSAGES, POST_MESSAGES, utf8Length } from "~/lib/rules";
+import { withoutControlCharacters } from "~/lib/text/text-controls";
+import { BUSY_MESSAGE, canModify, CONTENT_STORED_MAX_BYTES, HISTORY_MAX_IMAGES, MESSAGES, POST_MESSAGES, utf8Length } from "~/lib/rules";
+import { countHistoryImages } from "~/models/revisions.server";
 import { markImageLoose } from "~/models/loose-images.server";
 import { getPendingImage, insertPendingImage, takePendingImage, takeStalePendingImages, type PendingImage } from "~/models/pending-images.server";
 import { inTransaction } from "~/db/connection.server";
@@ -202,7 +204,7 @@ async function publishChecked(
   else return refuse(400, MESSAGES.createFieldsMissing, ["image"]);
 
   const sources = sourcesFrom(input.sources);
-  const post = { title: input.title, content: content.html, contentSource: input.content, sources, period: input.period, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
+  const post = { title: input.title, content: content.html, contentSource: content.source, sources, period: input.period, excerpt: excerptOf(content.html), image, authorId: userId, tags: input.tags };
   try {
     const id = inTransaction(() => {
       const id = pending ? insertPostFromPending(post) : insertPost(post);
@@ -224,12 +226,17 @@ async function publishChecked(
 /** The draft being published was deleted meanwhile (in another tab): nothing is published. */
 class DraftGoneError extends Error {}
 
-/** An article body as it is stored: sanitised (in a worker) and within CONTENT_STORED_MAX_BYTES, or why not. */
-export async function storedContent(typed: string, what: string): Promise<PostResult<{ html: string }>> {
+/**
+ * An article body as it is stored: sanitised (in a worker) and within
+ * CONTENT_STORED_MAX_BYTES, with its source (the text as typed, without
+ * control characters), or why not.
+ */
+export async function storedContent(typed: string, what: string): Promise<PostResult<{ html: string; source: string }>> {
   try {
-    const html = await toStoredContent(typed);
+    const source = withoutControlCharacters(typed);
+    const html = await toStoredContent(source);
     if (utf8Length(html) > CONTENT_STORED_MAX_BYTES) return refusal(400, POST_MESSAGES.contentStoredTooLong, ["content"]);
-    return { ok: true, html };
+    return { ok: true, html, source };
   } catch (error) {
     if (error instanceof BusyError) return refusal(503, BUSY_MESSAGE);
     if (error instanceof ContentBoundsError) return refusal(400, error.message, ["content"]);
@@ -273,6 +280,10 @@ export function mayChangePost(user: CurrentUser | null, postId: string): ChangeP
  * the editor's summary. The old image stays: the history still shows it.
  */
 export async function savePost(permission: ChangePermission, form: FormData, upload: Uint8Array | null = null): Promise<PostResult> {
+  // Refused before it is decoded: what one article stores is bounded.
+  if ((upload || form.get("pendingImage")) && countHistoryImages(permission.post.id) >= HISTORY_MAX_IMAGES) {
+    return refusal(400, POST_MESSAGES.historyImages, ["image"]);
+  }
   // A new image is checked and kept first: whatever else is refused, the author need not pick it again.
   const image = await newImage(permission.user.id, upload, String(form.get("pendingImage") ?? ""));
   if (image && !image.ok) return image;
@@ -295,7 +306,7 @@ export async function savePost(permission: ChangePermission, form: FormData, upl
     return refuse(content);
   }
   const { title, sources, period, summary } = checked.value;
-  const change = { title, content: content.html, contentSource: checked.value.content, sources: sourcesFrom(sources), period, tags: checked.value.tags, image };
+  const change = { title, content: content.html, contentSource: content.source, sources: sourcesFrom(sources), period, tags: checked.value.tags, image };
   const written = writeRevision(permission, change, { summary, logAs: "editArticle", base });
   if (written === true) return { ok: true };
   // Nothing was written, so nothing counts: the image sent ahead is gone, or someone saved while the text was being sanitised.

@@ -55,6 +55,8 @@ const textsOf = (revision: StoredRevision) => ({
   sources: sourcesToTyped(revision.sources),
 });
 
+const imageOf = ({ image, imageWidth, imageHeight }: RevisionContent) => ({ key: image, width: imageWidth, height: imageHeight });
+
 /** Whether moderation erased this revision's text for good. */
 export const textErased = ({ hidden }: RevisionContent) => hidden.text && hidden.erased;
 
@@ -84,7 +86,8 @@ export async function compareRevisions(postId: string, fromId: string | null, to
     swapped,
     ...(await diffVersions(textsOf(older), textsOf(newer), { key, client: viewer.client })),
     tags: { added: newer.tags.filter((tag) => !older.tags.includes(tag)), removed: older.tags.filter((tag) => !newer.tags.includes(tag)) },
-    imageChanged: older.image !== newer.image,
+    period: { from: older.period, to: newer.period },
+    image: { from: imageOf(older), to: imageOf(newer) },
   };
 }
 

@@ -17,10 +17,14 @@ export async function redirectWithNotice(url: string, notice?: Notice): Promise<
   return redirect(url, { status: 303, headers: notice ? { "Set-Cookie": await noticeCookie.serialize(notice) } : undefined });
 }
 
+/** Whether a request brings a notice (a page asked with one is the root loader's to render: server/page-cache.ts, search-results.server.tsx). */
+export function bringsNotice(request: Request): boolean {
+  return request.headers.get("cookie")?.includes(`${NOTICE_COOKIE_NAME}=`) ?? false;
+}
+
 /** The notice this request brings, and the header that takes it away (so a reload shows it no more). */
 export async function takeNotice(request: Request): Promise<{ notice: Notice | null; headers: HeadersInit } | null> {
-  const cookie = request.headers.get("cookie");
-  if (!cookie?.includes(`${NOTICE_COOKIE_NAME}=`)) return null;
-  const notice: unknown = await noticeCookie.parse(cookie);
+  if (!bringsNotice(request)) return null;
+  const notice: unknown = await noticeCookie.parse(request.headers.get("cookie"));
   return { notice: isNotice(notice) ? notice : null, headers: { "Set-Cookie": await noticeCookie.serialize("", { maxAge: 0 }) } };
 }

@@ -124,8 +124,9 @@ describe("article bodies", () => {
     const { client } = await registerUser(base);
     const id = await publish(client, "Článok s NUL", ["Ostatné"], "Pred\u0000po, a \u001b[31mescape");
     expect(id).not.toBeNull();
-    const [{ content }] = query<{ content: string }>("SELECT content FROM posts WHERE id = ?", id);
+    const [{ content, source }] = query<{ content: string; source: string }>("SELECT content, content_source AS source FROM posts WHERE id = ?", id);
     expect(content).toBe("Predpo, a [31mescape");
+    expect(source).toBe("Predpo, a [31mescape");
     const page = await new Client(base).get(`/posts/${id}`);
     expect(page.html.includes("\u0000") || page.html.includes("\u001b")).toBe(false);
     expect(page.html).toContain("Predpo");

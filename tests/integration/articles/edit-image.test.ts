@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
-import { MESSAGES, POST_MESSAGES } from "~/lib/rules";
+import { HISTORY_MAX_IMAGES, MESSAGES, POST_MESSAGES } from "~/lib/rules";
 import { registerUser, type Client } from "../../../scripts/lib/client";
 import { makeImage } from "../../../scripts/lib/images";
 import { editBase, publish } from "../../../scripts/lib/publish";
@@ -74,5 +74,29 @@ describe("an article's image, edited", () => {
     expect(filesOf(old.image)).toEqual([]);
     expect(filesOf(pending!)).toEqual([]);
     expect(await served(pending!)).toBe(404);
+  });
+
+  it(`is refused once the article's history has ${HISTORY_MAX_IMAGES} images, before the new one is read`, async () => {
+    const author = await registerUser(base);
+    const id = (await publish(author.client, "Obrázok po úprave"))!;
+    // Nine earlier revisions, each with an image of its own (written as the history would have them).
+    readDatabase(
+      databasePath,
+      (db) => {
+        for (let n = 2; n <= HISTORY_MAX_IMAGES; n++) {
+          db.prepare(
+            `INSERT INTO revisions (id, post_id, number, title, content, sources, tags, image, image_width, image_height, editor_id, editor_name, created_at, summary, size, period)
+             SELECT id || '${n}', post_id, ${n}, title, content, sources, tags, 'obrazok-${n}', 10, 10, editor_id, editor_name, created_at, summary, size, period FROM revisions WHERE post_id = ? AND number = 1`,
+          ).run(id);
+        }
+      },
+      true,
+    );
+    const refused = await saveWithImage(author.client, id, await makeImage("png", 300, 200), { content: "Zachovaný text" });
+    expect(refused.response.status).toBe(400);
+    expect(refused.html).toContain(POST_MESSAGES.historyImages);
+    expect(refused.html).toContain("Zachovaný text");
+    // The text alone is still saved.
+    expect((await saveWithImage(author.client, id, null)).response.status).toBe(303);
   });
 });

@@ -1,6 +1,6 @@
 import { parse } from "node-html-parser";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { DRAFT_TEXT_MAX_BYTES, FEED_ENTRY_MAX_BYTES, FEED_MAX_BYTES, REVISION_TEXT_MAX_BYTES } from "~/lib/bounds";
+import { ARTICLE_MAX_BYTES, DRAFT_TEXT_MAX_BYTES, FEED_ENTRY_MAX_BYTES, FEED_MAX_BYTES, REVISION_TEXT_MAX_BYTES } from "~/lib/bounds";
 import { REVISION_MESSAGES } from "~/lib/revisions";
 import { CONTENT_MAX_LENGTH, POST_MESSAGES, SUMMARY_MAX_LENGTH, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { SOURCE_MESSAGES, SOURCE_TEXT_MAX_LENGTH, SOURCE_URL_MAX_LENGTH, SOURCES_FIELD_MAX_LENGTH, SOURCES_MAX } from "~/lib/sources";
@@ -36,10 +36,12 @@ const revisionBytes = (email: string) =>
       .prepare(
         `SELECT r.post_id AS postId, r.number,
           length(CAST(r.title AS BLOB)) + length(CAST(r.content AS BLOB)) + length(CAST(r.sources AS BLOB)) + length(CAST(r.tags AS BLOB))
-          + length(CAST(r.period AS BLOB)) + length(CAST(r.editor_name AS BLOB)) + length(CAST(r.summary AS BLOB)) AS bytes
+          + length(CAST(r.period AS BLOB)) + length(CAST(r.editor_name AS BLOB)) + length(CAST(r.summary AS BLOB))
+          + coalesce(length(CAST(r.content_source AS BLOB)), 0) AS bytes,
+          coalesce(length(CAST(r.content_source AS BLOB)), 0) AS sourceBytes
         FROM revisions r JOIN users u ON u.id = r.editor_id WHERE u.email = ? ORDER BY r.created_at, r.number`,
       )
-      .all(email) as { postId: string; number: number; bytes: number }[],
+      .all(email) as { postId: string; number: number; bytes: number; sourceBytes: number }[],
   );
 
 function articleForm(fields: { content: string; sources: string; intent?: string }): FormData {
@@ -113,8 +115,10 @@ describe("what an article stores is bounded by what is stored", () => {
     const [first, second] = revisionBytes(email);
     expect([first.number, second.number]).toEqual([1, 2]);
     expect(second.bytes).toBeLessThanOrEqual(REVISION_TEXT_MAX_BYTES);
-    // The worst case, nearly: only the period and the name are short of theirs.
-    expect(second.bytes).toBeGreaterThan(REVISION_TEXT_MAX_BYTES - 500);
+    // The worst case, nearly: only the period and the name are short of theirs, and the text as written
+    // ("&", one byte a character as typed, five as stored) of its 3 bytes a character.
+    expect(second.sourceBytes).toBe(CONTENT_MAX_LENGTH);
+    expect(second.bytes - second.sourceBytes).toBeGreaterThan(REVISION_TEXT_MAX_BYTES - ARTICLE_MAX_BYTES.contentSource - 500);
 
     const refused = await edit(client, id, { content: ENCODED_TEXT, sources: "" });
     expect(refused.response.status).toBe(400);

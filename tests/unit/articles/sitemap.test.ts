@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sqlite } from "~/db/connection.server";
 import { countPosts, insertPost } from "~/models/posts.server";
 import { createUser } from "~/models/users.server";
 import { SITE_PAGES, sitemap } from "~/services/articles/sitemap.server";
@@ -18,7 +19,8 @@ describe("the sitemap of a large site", () => {
     expect(locs(index.body)).toEqual(Array.from({ length: files }, (_, i) => `http://localhost:3000/sitemap.xml?page=${i + 1}`));
     const listed = Array.from({ length: files }, (_, i) => locs(sitemap(i + 1, size)!.body)).flat();
     expect(listed.slice(0, 5)).toEqual(["/", "/posts", "/timeline", "/conflicts", "/moderation"].map((path) => `http://localhost:3000${path}`));
-    expect(listed.length - SITE_PAGES.length).toBe(countPosts());
+    // Every article once, but the hidden ones (other tests of this database hide some).
+    expect(listed.length - SITE_PAGES.length).toBe(sqlite.prepare("SELECT count(*) FROM posts WHERE hidden_at IS NULL").pluck().get());
     expect(new Set(listed).size).toBe(listed.length);
     expect(sitemap(files + 1, size)).toBeNull();
     expect(sitemap(0, size)).toBeNull();
