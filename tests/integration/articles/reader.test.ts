@@ -220,7 +220,14 @@ describe("other routes", () => {
       ["(max-width: 599px)", undefined],
       [undefined, "image/webp"],
     ]);
-    const thumbnail = sources[0].getAttribute("srcset")!;
+    // Valid HTML: every candidate has a width and every source its sizes, the thumbnail's (one width) too.
+    expect(sources.map((source) => [source.getAttribute("srcset")!.split(", ").every((candidate) => / \d+w$/.test(candidate)), source.getAttribute("sizes")])).toEqual([
+      [true, "6.5rem"],
+      [true, "6.5rem"],
+      [true, expect.stringContaining("376px")],
+    ]);
+    const [thumbnail, width] = sources[0].getAttribute("srcset")!.split(" ");
+    expect(width).toBe("240w");
     const [, key] = /^\/images\/(.+)-thumb\.webp$/.exec(thumbnail)!;
     expect((await fetch(`${base}${thumbnail}`)).headers.get("cache-control")).toMatch(/immutable/);
 
