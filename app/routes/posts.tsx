@@ -6,7 +6,7 @@ import { ListResults } from "~/components/list/ListResults";
 import { PeriodFilter } from "~/components/list/PeriodFilter";
 import { SearchForm } from "~/components/list/SearchForm";
 import { TagFilter } from "~/components/list/TagFilter";
-import { listHref, listSearch, readListState } from "~/lib/links";
+import { feedHref, listHref, listSearch, readListState } from "~/lib/links";
 import { periodFilterKeys, periodFilterLabel, type PeriodFilter as Filter } from "~/lib/time/periods";
 import { excerptAround, searchQueries, searchTerms } from "~/lib/search";
 import { pageTitle, SITE_DESCRIPTION, SITE_NAME } from "~/lib/site";
@@ -81,6 +81,12 @@ export default function PostsRoute() {
               {q ? "Hľadanie" : (tag ?? "Všetky články")}
               {period && <span className="list-period">: {periodFilterLabel(period)}</span>}
             </h1>
+            {tag && (
+              // The tag's own feed (a plain link: the feed is not a page of the app).
+              <a className="list-feed" href={feedHref(tag)} type="application/atom+xml">
+                Tento tag v čítačke (Atom)
+              </a>
+            )}
             <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} period={period} />
           </div>
           <SearchForm q={q} tag={tag} period={period} />
@@ -111,7 +117,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const title = (data?.q ? `Hľadanie: ${data.q}` : data?.tag ? `Články: ${data.tag}` : "Články") + period;
   const tags: ReturnType<MetaFunction>[number][] = [{ title: pageTitle(title) }, { name: "description", content: SITE_DESCRIPTION }];
   // A tag's own feed, beside the site's.
-  if (data?.tag) tags.push({ tagName: "link", rel: "alternate", type: "application/atom+xml", title: `${SITE_NAME}: ${data.tag}`, href: `/feed.xml?tag=${encodeURIComponent(data.tag)}` });
+  if (data?.tag) tags.push({ tagName: "link", rel: "alternate", type: "application/atom+xml", title: `${SITE_NAME}: ${data.tag}`, href: feedHref(data.tag) });
   // Results pages are endless in number and say nothing the articles do not: crawlers leave them alone.
   return data?.q ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
 };
