@@ -87,10 +87,11 @@ export default function PostsRoute() {
                 Tento tag v čítačke (Atom)
               </a>
             )}
-            <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} period={period} />
           </div>
           <SearchForm q={q} tag={tag} period={period} />
-          <PeriodFilter key={listSearch(list)} period={period} centuries={centuries} tag={tag} q={q} />
+          <PeriodFilter key={listSearch(list)} period={period} centuries={centuries} tag={tag} q={q}>
+            <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} period={period} />
+          </PeriodFilter>
           {unknownTag && (
             <p className="note" role="status">
               Tag „{unknownTag}“ nepoznáme, preto zobrazujeme všetky články.

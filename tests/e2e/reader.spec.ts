@@ -56,6 +56,14 @@ test("filter by tag and remove the filter", async ({ page, jsEnabled, phone }, t
   await open(page, "/posts", jsEnabled);
   if (jsEnabled) await expectNoAxeViolations(page);
   await snapshot(page, testInfo, "posts");
+  // One filter, by tag and by time: one named group in the list's column, its controls of one height.
+  const filter = page.getByRole("group", { name: "Filtrovať" });
+  await expect(filter.locator(".filter-button")).toBeVisible();
+  await expect(filter.getByLabel("Storočie")).toBeVisible();
+  const left = (selector: string) => page.locator(selector).evaluate((element) => element.getBoundingClientRect().left);
+  expect(await left(".period-filter fieldset")).toBe(await left(".card-grid"));
+  const heights = await filter.locator(".filter-button, select, input, button").evaluateAll((controls) => controls.map((control) => control.getBoundingClientRect().height));
+  expect(new Set(heights)).toEqual(new Set([44]));
   const filterButton = page.locator(".filter-button");
   await filterButton.click();
   const tag = "Dejiny Slovenska";
