@@ -289,7 +289,8 @@ function Overlay({
   const navigate = useNavigate();
   const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    dialog.current?.focus();
+    // Without scrolling: the card already starts in view, below its top margin.
+    dialog.current?.focus({ preventScroll: true });
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") navigate(backHref, { preventScrollReset: true });
     };

@@ -190,7 +190,7 @@ test("back from an article far down the list lands at its card", async ({ page, 
   await snapshot(page, testInfo, "back-at-card");
 });
 
-test("open an article over the list and go back to the same list", async ({ page, jsEnabled }, testInfo) => {
+test("open an article over the list and go back to the same list", async ({ page, jsEnabled, phone }, testInfo) => {
   await open(page, "/posts?limit=18", jsEnabled);
   if (jsEnabled) await markDocument(page);
   const card = page.locator(".card").nth(4);
@@ -202,6 +202,9 @@ test("open an article over the list and go back to the same list", async ({ page
   await expect(page).toHaveURL(/\/posts\/[\w-]+\?limit=18$/);
   await expect(dialog.locator(".post-content")).not.toBeEmpty();
   await expect(dialog.locator("img")).toHaveJSProperty("complete", true);
+  // The layer leaves the site's header whole where the card is narrower than the screen, and covers all of it on a phone.
+  const overlayTop = await page.locator(".overlay").evaluate((overlay) => overlay.getBoundingClientRect().top);
+  expect(overlayTop).toBe(phone ? 0 : await page.locator(".site-header").evaluate((header) => header.getBoundingClientRect().bottom));
   await snapshot(page, testInfo, "article");
   if (jsEnabled) {
     expect(await isSameDocument(page)).toBe(true);
