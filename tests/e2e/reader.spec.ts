@@ -19,6 +19,11 @@ test("landing: banner, tagline and the way to the articles", async ({ page, jsEn
   } else {
     await expect(page.locator(".banner-side")).toBeVisible();
   }
+  // The banner reaches the footer, with no empty band between them (unless "Na dnešný deň" follows it).
+  if ((await page.locator(".on-this-day").count()) === 0) {
+    const bottom = await page.locator(".banner").evaluate((banner) => banner.getBoundingClientRect().bottom);
+    expect(await page.locator(".site-footer").evaluate((footer) => footer.getBoundingClientRect().top)).toBe(bottom);
+  }
   await snapshot(page, testInfo, "landing");
   if (jsEnabled) await expectNoAxeViolations(page);
   await page.getByRole("link", { name: "Prejsť na články" }).click();
