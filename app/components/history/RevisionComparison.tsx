@@ -4,7 +4,7 @@ import { characterCount, HIDDEN_PART_WORDS, REVISION_MESSAGES, type Comparison, 
 
 /**
  * Two revisions compared: title, text and sources word by word, then tags
- * and image. Insertions are <ins>, deletions <del>, each also underlined or
+ * and image. Insertions are <ins>, deletions <del>, each also framed or
  * struck through (not only coloured) and named in words that screen readers
  * read and text browsers print ("[pridané: …]").
  */
