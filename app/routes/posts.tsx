@@ -113,10 +113,20 @@ export default function PostsRoute() {
   );
 }
 
+/**
+ * The list's background (app.css .posts-page, the same files and widths) is
+ * its largest paint: asked for with the page, not once the stylesheet is in.
+ * Here, not in `links`: an open article (its own meta) hides it.
+ */
+const BACKGROUND_PRELOADS = [
+  { media: "(max-width: 599px)", href: "/img/posts-bg-800.webp" },
+  { media: "(min-width: 600px)", href: "/img/posts-bg.webp" },
+].map((image) => ({ tagName: "link", rel: "preload", as: "image", type: "image/webp", fetchPriority: "high", ...image }));
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const period = data?.period ? ` (${periodFilterLabel(data.period)})` : "";
   const title = (data?.q ? `Hľadanie: ${data.q}` : data?.tag ? `Články: ${data.tag}` : "Články") + period;
-  const tags: ReturnType<MetaFunction>[number][] = [{ title: pageTitle(title) }, { name: "description", content: SITE_DESCRIPTION }];
+  const tags: ReturnType<MetaFunction>[number][] = [{ title: pageTitle(title) }, { name: "description", content: SITE_DESCRIPTION }, ...BACKGROUND_PRELOADS];
   // A tag's own feed, beside the site's.
   if (data?.tag) tags.push({ tagName: "link", rel: "alternate", type: "application/atom+xml", title: `${SITE_NAME}: ${data.tag}`, href: feedHref(data.tag) });
   // Results pages are endless in number and say nothing the articles do not: crawlers leave them alone.
