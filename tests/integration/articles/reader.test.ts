@@ -85,6 +85,18 @@ describe("the article list", () => {
     expect(images.slice(1).every((img) => img.getAttribute("loading") === "lazy")).toBe(true);
   });
 
+  it("preloads its background, its largest paint, as the stylesheet draws it at each width", async () => {
+    const { doc } = await getPage(`${base}/posts?tag=Morava`);
+    const preloads = doc.querySelectorAll('link[rel="preload"][as="image"]');
+    expect(preloads.map((link) => [link.getAttribute("media"), link.getAttribute("href"), link.getAttribute("type"), link.getAttribute("fetchpriority")])).toEqual([
+      ["(max-width: 599px)", "/img/posts-bg-800.webp", "image/webp", "high"],
+      ["(min-width: 600px)", "/img/posts-bg.webp", "image/webp", "high"],
+    ]);
+    // The files the stylesheet names (app.css .posts-page).
+    const css = await (await fetch(`${base}${doc.querySelector('link[rel="stylesheet"]')!.getAttribute("href")}`)).text();
+    for (const link of preloads) expect(css).toContain(`url(${link.getAttribute("href")})`);
+  });
+
   it("shows excerpts as plain text cut on a word boundary", async () => {
     const { doc } = await getPage(`${base}/posts`);
     for (const excerpt of doc.querySelectorAll(".card-excerpt")) {
@@ -176,6 +188,16 @@ describe("an article", () => {
     expect(doc.querySelector('meta[property="og:title"]')?.getAttribute("content")).toBe(post.title);
     expect(doc.querySelector('meta[property="og:image"]')?.getAttribute("content")).toMatch(/^http.*\/images\/.*-1200\.jpg$/);
     expect(html).not.toMatch(/<script(?![^>]*(type="module"|nonce|src=))[^>]*>[^<]*alert/);
+  });
+
+  it("asks for its largest paint with the page: the article's image preloaded, not the list's background", async () => {
+    const [post] = newest(1);
+    const { doc } = await getPage(`${base}/posts/${post.id}`);
+    const image = doc.querySelector(".overlay picture source[type='image/webp']")!;
+    const preloads = doc.querySelectorAll('link[rel="preload"][as="image"]');
+    expect(preloads.map((link) => [link.getAttribute("imagesrcset"), link.getAttribute("imagesizes"), link.getAttribute("type"), link.getAttribute("fetchpriority")])).toEqual([
+      [image.getAttribute("srcset"), image.getAttribute("sizes"), "image/webp", "high"],
+    ]);
   });
 
   it("answers an unknown id with a Slovak 404", async () => {
