@@ -210,6 +210,9 @@ test("open an article over the list and go back to the same list", async ({ page
   // The layer leaves the site's header whole where the card is narrower than the screen, and covers all of it on a phone.
   const overlayTop = await page.locator(".overlay").evaluate((overlay) => overlay.getBoundingClientRect().top);
   expect(overlayTop).toBe(phone ? 0 : await page.locator(".site-header").evaluate((header) => header.getBoundingClientRect().bottom));
+  // On a phone the list under it is never seen: not rendered while the article is open.
+  const listRendering = await page.locator(".posts-page > div[inert]").evaluate((list) => getComputedStyle(list).contentVisibility);
+  expect(listRendering).toBe(phone ? "hidden" : "visible");
   await snapshot(page, testInfo, "article");
   if (jsEnabled) {
     expect(await isSameDocument(page)).toBe(true);
