@@ -30,6 +30,12 @@ type Held = Map<string, Map<Encoding | "identity", HeldFile>>;
 const COMPRESSED_SUFFIXES: Partial<Record<Encoding, string>> = { br: ".br", gzip: ".gz" };
 /** The site's pictures: not compressed by anyone (the compression middleware leaves images alone). */
 const PICTURE = /\.(?:jpe?g|webp|png)$/;
+/**
+ * The site's own files keep their names from release to release, so they
+ * are not immutable; they change only with a new version of the site: a
+ * week, then a revalidation (their ETag) at most.
+ */
+export const SITE_FILE_MAX_AGE_SECONDS = 7 * 24 * 3600;
 
 type Options = {
   /** build/compressed/assets: the compressed assets. */
@@ -61,7 +67,7 @@ export function heldFileAnswers({ compressedAssets, pictures, securityHeaders }:
     hold(address, encoding, path.join(compressedAssets, name), { Vary: "Accept-Encoding", "Cache-Control": "public, max-age=31536000, immutable" });
   }
   for (const name of filesIn(pictures)) {
-    if (PICTURE.test(name)) hold(`/img/${name}`, "identity", path.join(pictures, name), { "Accept-Ranges": "bytes", "Cache-Control": "public, max-age=3600" });
+    if (PICTURE.test(name)) hold(`/img/${name}`, "identity", path.join(pictures, name), { "Accept-Ranges": "bytes", "Cache-Control": `public, max-age=${SITE_FILE_MAX_AGE_SECONDS}` });
   }
 
   /** Answers a read of a held file (in an encoding the client takes) and returns true; false for anything else. */

@@ -17,7 +17,7 @@ import type {} from "~/load-context";
 import { isCrossSiteRequest } from "./csrf";
 import { createDataAnswers, isDataRequest } from "./data-answers";
 import { returnMemoryWhenQuiet } from "./idle-memory";
-import { heldFileAnswers } from "./held-files";
+import { heldFileAnswers, SITE_FILE_MAX_AGE_SECONDS } from "./held-files";
 import { canonicalImageName, heldImageAnswers, imageAnswers } from "./images";
 import { logRequest } from "./log";
 import { createPageCache, type RouteMatch } from "./page-cache";
@@ -170,7 +170,7 @@ if (viteDevServer) {
   // Built assets carry a content hash in their names: cache them for good.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", redirect: false }));
   // Only the addresses of the build's other files reach the disk: a page or a data request costs no stat().
-  const clientFile = express.static("build/client", { maxAge: "1h", redirect: false });
+  const clientFile = express.static("build/client", { maxAge: SITE_FILE_MAX_AGE_SECONDS * 1000, redirect: false });
   app.use((req, res, next) => (servedFromFiles(req.path) ? clientFile(req, res, next) : next()));
 }
 

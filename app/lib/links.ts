@@ -30,6 +30,11 @@ export function listHref(state: ListState): string {
   return `/posts${listSearch(state)}`;
 }
 
+/** The Atom feed of the newest articles, or of those with a tag. */
+export function feedHref(tag: string | null): string {
+  return `/feed.xml${tag ? `?tag=${encodeURIComponent(tag)}` : ""}`;
+}
+
 /** The id of an article's card in the list: the anchor (`#card-…`) that lands on it. */
 export function cardId(postId: string): string {
   return `card-${postId}`;

@@ -32,7 +32,7 @@ import { ListLink } from "~/components/list/ListLink";
 import { ArticleVisibility, HiddenNotice } from "~/components/moderation/ArticleVisibility";
 import { ReasonField } from "~/components/moderation/ReportQueue";
 import { errorSummary } from "~/lib/errors";
-import { imageUrl } from "~/lib/images";
+import { imageSrcSet, imageUrl } from "~/lib/images";
 import { listHref, readListState } from "~/lib/links";
 import { editCount } from "~/lib/revisions";
 import { canModify, CONTENT_MAX_LENGTH, MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
@@ -70,6 +70,8 @@ export default function PostOverlay() {
 
 /** The widest the article layer gets (app.css .overlay-card): a narrower image is shown at its own size. */
 const OVERLAY_WIDTH = 880;
+/** How wide the article's image is drawn: the layer's width, the whole screen below 920 px. */
+const OVERLAY_IMAGE_SIZES = "(min-width: 920px) 880px, 100vw";
 
 /** The article's own address in view and in edit mode, keeping the list's search, tag and limit. */
 function modeHrefs(pathname: string, search: string) {
@@ -162,7 +164,7 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
         height={post.imageHeight}
         // The title follows at once: named here too, it would be read out twice.
         alt=""
-        sizes="(min-width: 920px) 880px, 100vw"
+        sizes={OVERLAY_IMAGE_SIZES}
         priority
       />
       <div className="overlay-body">
@@ -302,7 +304,8 @@ function Overlay({
   const navigate = useNavigate();
   const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    dialog.current?.focus();
+    // Without scrolling: the card already starts in view, below its top margin.
+    dialog.current?.focus({ preventScroll: true });
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") navigate(backHref, { preventScrollReset: true });
     };
@@ -370,6 +373,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
     { property: "article:published_time", content: new Date(post.createdAt).toISOString() },
     { name: "twitter:card", content: "summary_large_image" },
     { tagName: "link", rel: "canonical", href: url },
+    // The article's image is the page's largest paint: asked for with the first bytes of the page, not after the stylesheet.
+    {
+      tagName: "link",
+      rel: "preload",
+      as: "image",
+      type: "image/webp",
+      imageSrcSet: imageSrcSet(post.image, "webp"),
+      imageSizes: OVERLAY_IMAGE_SIZES,
+      fetchPriority: "high",
+    },
     { "script:ld+json": articleJsonLd(data) },
   ];
 };

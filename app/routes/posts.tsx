@@ -6,7 +6,7 @@ import { ListResults } from "~/components/list/ListResults";
 import { PeriodFilter } from "~/components/list/PeriodFilter";
 import { SearchForm } from "~/components/list/SearchForm";
 import { TagFilter } from "~/components/list/TagFilter";
-import { listHref, listSearch, readListState } from "~/lib/links";
+import { feedHref, listHref, listSearch, readListState } from "~/lib/links";
 import { periodFilterKeys, periodFilterLabel, type PeriodFilter as Filter } from "~/lib/time/periods";
 import { excerptAround, searchQueries, searchTerms } from "~/lib/search";
 import { pageTitle, SITE_DESCRIPTION, SITE_NAME } from "~/lib/site";
@@ -81,10 +81,17 @@ export default function PostsRoute() {
               {q ? "Hľadanie" : (tag ?? "Všetky články")}
               {period && <span className="list-period">: {periodFilterLabel(period)}</span>}
             </h1>
-            <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} period={period} />
+            {tag && (
+              // The tag's own feed (a plain link: the feed is not a page of the app).
+              <a className="list-feed" href={feedHref(tag)} type="application/atom+xml">
+                Tento tag v čítačke (Atom)
+              </a>
+            )}
           </div>
           <SearchForm q={q} tag={tag} period={period} />
-          <PeriodFilter key={listSearch(list)} period={period} centuries={centuries} tag={tag} q={q} />
+          <PeriodFilter key={listSearch(list)} period={period} centuries={centuries} tag={tag} q={q}>
+            <TagFilter key={tag ?? ""} tag={tag} limit={limit} q={q} period={period} />
+          </PeriodFilter>
           {unknownTag && (
             <p className="note" role="status">
               Tag „{unknownTag}“ nepoznáme, preto zobrazujeme všetky články.
@@ -106,12 +113,22 @@ export default function PostsRoute() {
   );
 }
 
+/**
+ * The list's background (app.css .posts-page, the same files and widths) is
+ * its largest paint: asked for with the page, not once the stylesheet is in.
+ * Here, not in `links`: an open article (its own meta) hides it.
+ */
+const BACKGROUND_PRELOADS = [
+  { media: "(max-width: 599px)", href: "/img/posts-bg-800.webp" },
+  { media: "(min-width: 600px)", href: "/img/posts-bg.webp" },
+].map((image) => ({ tagName: "link", rel: "preload", as: "image", type: "image/webp", fetchPriority: "high", ...image }));
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const period = data?.period ? ` (${periodFilterLabel(data.period)})` : "";
   const title = (data?.q ? `Hľadanie: ${data.q}` : data?.tag ? `Články: ${data.tag}` : "Články") + period;
-  const tags: ReturnType<MetaFunction>[number][] = [{ title: pageTitle(title) }, { name: "description", content: SITE_DESCRIPTION }];
+  const tags: ReturnType<MetaFunction>[number][] = [{ title: pageTitle(title) }, { name: "description", content: SITE_DESCRIPTION }, ...BACKGROUND_PRELOADS];
   // A tag's own feed, beside the site's.
-  if (data?.tag) tags.push({ tagName: "link", rel: "alternate", type: "application/atom+xml", title: `${SITE_NAME}: ${data.tag}`, href: `/feed.xml?tag=${encodeURIComponent(data.tag)}` });
+  if (data?.tag) tags.push({ tagName: "link", rel: "alternate", type: "application/atom+xml", title: `${SITE_NAME}: ${data.tag}`, href: feedHref(data.tag) });
   // Results pages are endless in number and say nothing the articles do not: crawlers leave them alone.
   return data?.q ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
 };

@@ -105,7 +105,8 @@ export default function SignInSignUp() {
             name="email"
             label="E-mail"
             type="email"
-            autoComplete={mode === "register" ? "email" : "username"}
+            // The e-mail is the account's name: password managers pair it with the password field below it.
+            autoComplete="email"
             required
             defaultValue={formResult?.values.email}
             invalid={formResult?.invalid.includes("email")}

@@ -62,6 +62,10 @@ test("an author edits with a summary, opens the history, compares two revisions,
   await expect(text.locator("del").first()).toBeVisible();
   await expect(text.locator("ins")).toContainText(["piatu križiacku výpravu"]);
   await expect(text.locator("del")).toContainText(["križiacke vojsko"]);
+  // Insertions framed, not underlined (that reads as a link); deletions struck through.
+  await expect(text.locator("ins").first()).toHaveCSS("text-decoration-line", "none");
+  await expect(text.locator("ins").first()).toHaveCSS("border-top-style", "solid");
+  await expect(text.locator("del").first()).toHaveCSS("text-decoration-line", "line-through");
   await check(page, testInfo, jsEnabled, "compare");
 
   // The older one as readers saw it: marked as old, linked to the current article.

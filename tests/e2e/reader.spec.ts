@@ -19,6 +19,11 @@ test("landing: banner, tagline and the way to the articles", async ({ page, jsEn
   } else {
     await expect(page.locator(".banner-side")).toBeVisible();
   }
+  // The banner reaches the footer, with no empty band between them (unless "Na dnešný deň" follows it).
+  if ((await page.locator(".on-this-day").count()) === 0) {
+    const bottom = await page.locator(".banner").evaluate((banner) => banner.getBoundingClientRect().bottom);
+    expect(await page.locator(".site-footer").evaluate((footer) => footer.getBoundingClientRect().top)).toBe(bottom);
+  }
   await snapshot(page, testInfo, "landing");
   if (jsEnabled) await expectNoAxeViolations(page);
   await page.getByRole("link", { name: "Prejsť na články" }).click();
@@ -56,6 +61,14 @@ test("filter by tag and remove the filter", async ({ page, jsEnabled, phone }, t
   await open(page, "/posts", jsEnabled);
   if (jsEnabled) await expectNoAxeViolations(page);
   await snapshot(page, testInfo, "posts");
+  // One filter, by tag and by time: one named group in the list's column, its controls of one height.
+  const filter = page.getByRole("group", { name: "Filtrovať" });
+  await expect(filter.locator(".filter-button")).toBeVisible();
+  await expect(filter.getByLabel("Storočie")).toBeVisible();
+  const left = (selector: string) => page.locator(selector).evaluate((element) => element.getBoundingClientRect().left);
+  expect(await left(".period-filter fieldset")).toBe(await left(".card-grid"));
+  const heights = await filter.locator(".filter-button, select, input, button").evaluateAll((controls) => controls.map((control) => control.getBoundingClientRect().height));
+  expect(new Set(heights)).toEqual(new Set([44]));
   const filterButton = page.locator(".filter-button");
   await filterButton.click();
   const tag = "Dejiny Slovenska";
@@ -182,7 +195,7 @@ test("back from an article far down the list lands at its card", async ({ page, 
   await snapshot(page, testInfo, "back-at-card");
 });
 
-test("open an article over the list and go back to the same list", async ({ page, jsEnabled }, testInfo) => {
+test("open an article over the list and go back to the same list", async ({ page, jsEnabled, phone }, testInfo) => {
   await open(page, "/posts?limit=18", jsEnabled);
   if (jsEnabled) await markDocument(page);
   const card = page.locator(".card").nth(4);
@@ -194,6 +207,12 @@ test("open an article over the list and go back to the same list", async ({ page
   await expect(page).toHaveURL(/\/posts\/[\w-]+\?limit=18$/);
   await expect(dialog.locator(".post-content")).not.toBeEmpty();
   await expect(dialog.locator("img")).toHaveJSProperty("complete", true);
+  // The layer leaves the site's header whole where the card is narrower than the screen, and covers all of it on a phone.
+  const overlayTop = await page.locator(".overlay").evaluate((overlay) => overlay.getBoundingClientRect().top);
+  expect(overlayTop).toBe(phone ? 0 : await page.locator(".site-header").evaluate((header) => header.getBoundingClientRect().bottom));
+  // On a phone the list under it is never seen: not rendered while the article is open.
+  const listRendering = await page.locator(".posts-page > div[inert]").evaluate((list) => getComputedStyle(list).contentVisibility);
+  expect(listRendering).toBe(phone ? "hidden" : "visible");
   await snapshot(page, testInfo, "article");
   if (jsEnabled) {
     expect(await isSameDocument(page)).toBe(true);

@@ -1,4 +1,4 @@
-import { imageSrcSet, imageUrl, THUMBNAIL } from "~/lib/images";
+import { imageSrcSet, imageUrl, THUMBNAIL, THUMBNAIL_SIZE, type ImageFormat } from "~/lib/images";
 
 type Props = {
   imageKey: string;
@@ -7,21 +7,23 @@ type Props = {
   alt: string;
   /** The `sizes` attribute: how wide the image is drawn at each viewport. */
   sizes: string;
-  /** A media query under which the square thumbnail is drawn instead (the phone's compact cards). */
-  thumbnailMedia?: string;
+  /** Where the square thumbnail is drawn instead (the phone's compact cards): under `media`, `size` wide. */
+  thumbnail?: { media: string; size: string };
   /** The first visible image: load it at once and first; others wait until near the viewport. */
   priority?: boolean;
   className?: string;
 };
 
 /** A stored image as WebP with a JPEG fallback, in the widths the store keeps (or its thumbnail where that is drawn). */
-export function ResponsiveImage({ imageKey, width, height, alt, sizes, thumbnailMedia, priority = false, className }: Props) {
+export function ResponsiveImage({ imageKey, width, height, alt, sizes, thumbnail, priority = false, className }: Props) {
+  // The thumbnail's one width, with its sizes: a source without a width descriptor beside those with one is invalid HTML.
+  const thumbnailSrcSet = (format: ImageFormat) => `${imageUrl(imageKey, THUMBNAIL, format)} ${THUMBNAIL_SIZE}w`;
   return (
     <picture>
       {/* Without JavaScript a browser loads every image of a page, however far down:
           on a phone the cards ask for the small square, not a 800 px photo. */}
-      {thumbnailMedia && <source media={thumbnailMedia} type="image/webp" srcSet={imageUrl(imageKey, THUMBNAIL, "webp")} />}
-      {thumbnailMedia && <source media={thumbnailMedia} srcSet={imageUrl(imageKey, THUMBNAIL, "jpg")} />}
+      {thumbnail && <source media={thumbnail.media} type="image/webp" srcSet={thumbnailSrcSet("webp")} sizes={thumbnail.size} />}
+      {thumbnail && <source media={thumbnail.media} srcSet={thumbnailSrcSet("jpg")} sizes={thumbnail.size} />}
       <source type="image/webp" srcSet={imageSrcSet(imageKey, "webp")} sizes={sizes} />
       <img
         className={className}

@@ -5,7 +5,8 @@ import { characterCount, HIDDEN_PART_WORDS, REVISION_MESSAGES, type Comparison, 
 
 /**
  * Two revisions compared: title, text and sources word by word, then tags,
- * period and image (both shown when it changed). Insertions are <ins>, deletions <del>, each also underlined or
+ * period and image (both shown when it changed). Insertions are <ins>,
+ * deletions <del>, each also framed or
  * struck through (not only coloured) and named in words that screen readers
  * read and text browsers print ("[pridané: …]").
  */

@@ -8,8 +8,8 @@ import { ResponsiveImage } from "~/components/articles/ResponsiveImage";
 
 /** Card image widths: the grid has 2 columns from 600 px, 3 from 896 px (max 1200 px). */
 const CARD_SIZES = "(min-width: 1232px) 376px, (min-width: 896px) calc((100vw - 5rem) / 3), calc((100vw - 3.5rem) / 2)";
-/** Below 600 px cards are compact rows with a square thumbnail (app.css). */
-const COMPACT_CARDS = "(max-width: 599px)";
+/** Below 600 px cards are compact rows with a square thumbnail, 6.5rem wide (app.css). */
+const COMPACT_CARDS = { media: "(max-width: 599px)", size: "6.5rem" };
 
 /** `priority`: the first card a reader sees (not when an article covers the list); `highlight`: the words of a search, marked. */
 type Props = { post: PostCardData; index: number; list: ListState; priority: boolean; highlight?: string[] };
@@ -26,7 +26,7 @@ export function PostCard({ post, index, list, priority, highlight = [] }: Props)
           height={post.imageHeight}
           alt=""
           sizes={CARD_SIZES}
-          thumbnailMedia={COMPACT_CARDS}
+          thumbnail={COMPACT_CARDS}
           priority={priority}
         />
         <h2 className="card-title">

@@ -2,7 +2,7 @@ import { env } from "~/config/env.server";
 import { FEED_CONTENT_MAX_BYTES, FEED_LEAD_LENGTH, FEED_SIZE } from "~/lib/bounds";
 import { clipText, contentToText } from "~/lib/text/content-text";
 import { imageUrl } from "~/lib/images";
-import { listHref } from "~/lib/links";
+import { feedHref, listHref } from "~/lib/links";
 import { passagesHtml, splitPassages } from "~/lib/text/passages";
 import { PAGE_SIZE } from "~/lib/rules";
 import { SITE_NAME, TAGLINE } from "~/lib/site";
@@ -80,7 +80,7 @@ export type Feed = { body: string; etag: string; lastModified: Date | null };
 /** The Atom feed of the newest articles (with `tag`, of that tag's), and its validators. */
 export function atomFeed(tag: string | null): Feed {
   const posts = newestPostsWhole({ tag, limit: FEED_SIZE });
-  const self = `${env.publicUrl}/feed.xml${tag ? `?tag=${encodeURIComponent(tag)}` : ""}`;
+  const self = `${env.publicUrl}${feedHref(tag)}`;
   // The site's change time, not the newest entry's: deleting the newest article must not move it back.
   const changedAt = siteChangedAt();
   const body = [

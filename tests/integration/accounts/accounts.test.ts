@@ -156,6 +156,21 @@ describe("sign in", () => {
     expect(errorOf(doc)).toBe("Zlý e-mail alebo heslo");
   });
 
+  it("names the e-mail fields as e-mail and the passwords as current or new, for autofill and password managers", async () => {
+    const autocomplete = async (path: string) =>
+      (await new Client(base).get(path)).doc.querySelectorAll('input[type="email"], input[type="password"]').map((input) => [input.getAttribute("name"), input.getAttribute("autocomplete")]);
+    expect(await autocomplete("/signinsignup")).toEqual([
+      ["email", "email"],
+      ["password", "current-password"],
+    ]);
+    expect(await autocomplete("/signinsignup?mode=register")).toEqual([
+      ["email", "email"],
+      ["password", "new-password"],
+      ["confirmPassword", "new-password"],
+    ]);
+    expect(await autocomplete("/signinsignup?forgot")).toContainEqual(["email", "email"]);
+  });
+
   it("keeps the e-mail but not the password after a failure", async () => {
     const { email } = await registerUser(base);
     const { doc, html } = await signIn(new Client(base), email, "zle-heslo-12345");

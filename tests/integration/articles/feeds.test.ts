@@ -47,7 +47,7 @@ describe("the Atom feed", () => {
     expect(mine.summary).toBe("Text s odkazom & tučným.");
   });
 
-  it("has a feed per tag, announced on that tag's list; an unknown tag is 404", async () => {
+  it("has a feed per tag, announced on that tag's list and linked from it; an unknown tag is 404", async () => {
     const response = await fetch(`${base}/feed.xml?tag=${encodeURIComponent("Dejiny Slovenska")}`);
     const { meta, items } = await parseFeed(await response.text());
     expect(meta.title).toBe("Dejiny: Dejiny Slovenska");
@@ -57,6 +57,9 @@ describe("the Atom feed", () => {
     const { doc } = await getPage(`${base}/posts?tag=${encodeURIComponent("Dejiny Slovenska")}`);
     const feeds = doc.querySelectorAll('link[rel="alternate"][type="application/atom+xml"]').map((link) => link.getAttribute("href"));
     expect(feeds.sort()).toEqual(["/feed.xml", "/feed.xml?tag=Dejiny%20Slovenska"]);
+    // And offered on the page itself, beside its heading.
+    expect(doc.querySelector(".posts-head a.list-feed")?.getAttribute("href")).toBe("/feed.xml?tag=Dejiny%20Slovenska");
+    expect((await getPage(`${base}/posts`)).doc.querySelector("a.list-feed")).toBeNull();
   });
 
   it("answers a feed reader that has the current version with 304 and no body, and a changed feed in full", async () => {

@@ -85,6 +85,18 @@ describe("the article list", () => {
     expect(images.slice(1).every((img) => img.getAttribute("loading") === "lazy")).toBe(true);
   });
 
+  it("preloads its background, its largest paint, as the stylesheet draws it at each width", async () => {
+    const { doc } = await getPage(`${base}/posts?tag=Morava`);
+    const preloads = doc.querySelectorAll('link[rel="preload"][as="image"]');
+    expect(preloads.map((link) => [link.getAttribute("media"), link.getAttribute("href"), link.getAttribute("type"), link.getAttribute("fetchpriority")])).toEqual([
+      ["(max-width: 599px)", "/img/posts-bg-800.webp", "image/webp", "high"],
+      ["(min-width: 600px)", "/img/posts-bg.webp", "image/webp", "high"],
+    ]);
+    // The files the stylesheet names (app.css .posts-page).
+    const css = await (await fetch(`${base}${doc.querySelector('link[rel="stylesheet"]')!.getAttribute("href")}`)).text();
+    for (const link of preloads) expect(css).toContain(`url(${link.getAttribute("href")})`);
+  });
+
   it("shows excerpts as plain text cut on a word boundary", async () => {
     const { doc } = await getPage(`${base}/posts`);
     for (const excerpt of doc.querySelectorAll(".card-excerpt")) {
@@ -178,6 +190,16 @@ describe("an article", () => {
     expect(html).not.toMatch(/<script(?![^>]*(type="module"|nonce|src=))[^>]*>[^<]*alert/);
   });
 
+  it("asks for its largest paint with the page: the article's image preloaded, not the list's background", async () => {
+    const [post] = newest(1);
+    const { doc } = await getPage(`${base}/posts/${post.id}`);
+    const image = doc.querySelector(".overlay picture source[type='image/webp']")!;
+    const preloads = doc.querySelectorAll('link[rel="preload"][as="image"]');
+    expect(preloads.map((link) => [link.getAttribute("imagesrcset"), link.getAttribute("imagesizes"), link.getAttribute("type"), link.getAttribute("fetchpriority")])).toEqual([
+      [image.getAttribute("srcset"), image.getAttribute("sizes"), "image/webp", "high"],
+    ]);
+  });
+
   it("answers an unknown id with a Slovak 404", async () => {
     const { response, doc, html } = await getPage(`${base}/posts/neexistuje`);
     expect(response.status).toBe(404);
@@ -220,7 +242,14 @@ describe("other routes", () => {
       ["(max-width: 599px)", undefined],
       [undefined, "image/webp"],
     ]);
-    const thumbnail = sources[0].getAttribute("srcset")!;
+    // Valid HTML: every candidate has a width and every source its sizes, the thumbnail's (one width) too.
+    expect(sources.map((source) => [source.getAttribute("srcset")!.split(", ").every((candidate) => / \d+w$/.test(candidate)), source.getAttribute("sizes")])).toEqual([
+      [true, "6.5rem"],
+      [true, "6.5rem"],
+      [true, expect.stringContaining("376px")],
+    ]);
+    const [thumbnail, width] = sources[0].getAttribute("srcset")!.split(" ");
+    expect(width).toBe("240w");
     const [, key] = /^\/images\/(.+)-thumb\.webp$/.exec(thumbnail)!;
     expect((await fetch(`${base}${thumbnail}`)).headers.get("cache-control")).toMatch(/immutable/);
 

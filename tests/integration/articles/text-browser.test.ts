@@ -74,10 +74,10 @@ describe("a text browser (w3m, no CSS)", () => {
     ]);
   });
 
-  it("reads the list page: skip link, the navigation once, the filter, the cards, Načítaj viac", async () => {
+  it("reads the list page: skip link, the navigation once, the search, the filter (tag, then period), the cards, Načítaj viac", async () => {
     const page = await dump("/posts");
     expectHeaderOnce(page);
-    expectInOrder(page, ["Aktuálne konflikty", "Všetky články", "Filtrovať podľa tagu", TAGS[0], "Hľadať v článkoch", "Načítaj viac"]);
+    expectInOrder(page, ["Aktuálne konflikty", "Všetky články", "Hľadať v článkoch", "Filtrovať podľa tagu", TAGS[0], "Storočie", "Načítaj viac"]);
   });
 
   it("reads the timeline in historical order: the century index, then the articles, each after its period", async () => {

@@ -173,7 +173,7 @@ describe("security headers", () => {
       const bytes = Buffer.from(await response.arrayBuffer());
       expect(response.status).toBe(200);
       expectSecurityHeaders(response, picture);
-      expect([response.headers.get("content-type"), response.headers.get("cache-control"), response.headers.get("accept-ranges")]).toEqual([type, "public, max-age=3600", "bytes"]);
+      expect([response.headers.get("content-type"), response.headers.get("cache-control"), response.headers.get("accept-ranges")]).toEqual([type, "public, max-age=604800", "bytes"]);
       expect([response.headers.get("content-encoding"), response.headers.get("vary")]).toEqual([null, null]);
       expect(Number(response.headers.get("content-length"))).toBe(bytes.length);
       expect(response.headers.get("etag")).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
