@@ -5,7 +5,6 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  useLoaderData,
   useLocation,
   useNavigation,
 } from "@remix-run/react";
@@ -60,6 +59,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <SiteHeader />
         {children}
         <SiteFooter />
+        <ActionNotice />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -68,7 +68,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  const rootData = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const { pathname } = useLocation();
   const loadingPage = navigation.state === "loading" && navigation.location.pathname.split("/")[1] !== pathname.split("/")[1];
@@ -80,8 +79,6 @@ export default function App() {
         </p>
       )}
       <Outlet />
-      {/* After the page: its own status (a form's "Uložené") is the first a reader meets. */}
-      <ActionNotice notice={rootData.notice} rootData={rootData} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { uniqueEmail } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
-import { expect, expectNoAxeViolations, isSameDocument, markDocument, snapshot, test } from "./fixtures";
+import { expect, expectNoAxeViolations, isSameDocument, markDocument, snapshot, test, pageStatus } from "./fixtures";
 
 const PASSWORD = "konceptove-heslo-1";
 
@@ -34,7 +34,7 @@ test("an author saves a draft, previews it and publishes it", { tag: "@flow" }, 
   await page.getByRole("button", { name: "Uložiť koncept" }).click();
   await expect(page).toHaveURL(/\/drafts\/[\w-]+\?done=saved$/);
   const draftUrl = new URL(page.url()).pathname;
-  await expect(page.getByRole("status")).toHaveText("Koncept je uložený. Čitatelia ho nevidia.");
+  await expect(pageStatus(page)).toHaveText("Koncept je uložený. Čitatelia ho nevidia.");
   await expect(page.getByLabel("Nadpis")).toHaveValue(title);
   await expect(page.locator(".image-preview img")).toBeVisible();
 
@@ -161,7 +161,7 @@ test("an author whose article is deleted while its edit and a pending edit's dra
   await page.getByLabel("Text článku").fill("Text, ktorý sa nesmie stratiť.");
   await page.getByRole("button", { name: "Uverejniť" }).click();
   await expect(page).toHaveURL(new RegExp(`${draftUrl}\\?done=articleGone$`));
-  await expect(page.getByRole("status")).toHaveText(notice);
+  await expect(pageStatus(page)).toHaveText(notice);
   await expect(page.getByRole("heading", { name: "Koncept článku" })).toBeVisible();
   await expect(page.getByLabel("Text článku")).toHaveValue("Text, ktorý sa nesmie stratiť.");
   if (jsEnabled) await expectNoAxeViolations(page);

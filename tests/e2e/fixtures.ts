@@ -41,3 +41,8 @@ export async function markDocument(page: Page) {
 export async function isSameDocument(page: Page) {
   return page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
 }
+
+/** The page's own status message: not the word after an action, which every page has a region for (ActionNotice). */
+export function pageStatus(page: Page) {
+  return page.locator('[role="status"]:not(.action-notice)');
+}

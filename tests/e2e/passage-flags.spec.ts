@@ -1,7 +1,7 @@
 import type { BrowserContext, Page, TestInfo } from "@playwright/test";
 import { type Client, registerUser } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
-import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
+import { expect, expectNoAxeViolations, snapshot, test, pageStatus } from "./fixtures";
 
 const TYPED = [
   "Veľkú Moravu založil Mojmír I. a vládol jej do roku 846.",
@@ -51,7 +51,7 @@ test("a reader asks for the source of a passage, and its author sees it on the e
 
   await page.getByLabel("Poznámka pre redakciu (nepovinná)").fill("Odkiaľ je rok 863?");
   await page.getByRole("button", { name: "Označiť odsek" }).click();
-  await expect(page.getByRole("status")).toContainText("hlásenie sme prijali");
+  await expect(pageStatus(page)).toContainText("hlásenie sme prijali");
 
   // The author, on another browser, opens the edit form.
   const context = await browser.newContext({ baseURL: base, javaScriptEnabled: jsEnabled, viewport: page.viewportSize() });

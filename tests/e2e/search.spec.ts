@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, isSameDocument, markDocument, snapshot, test } from "./fixtures";
+import { expect, expectNoAxeViolations, isSameDocument, markDocument, snapshot, test, pageStatus } from "./fixtures";
 
 async function open(page: Page, path: string, jsEnabled: boolean) {
   await page.goto(path);
@@ -29,7 +29,7 @@ test("search: without diacritics, with a tag, into an article and back, and out 
   await search(page, "stefanik", jsEnabled);
   await expect(page).toHaveURL(/\/posts\?q=stefanik$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Hľadanie");
-  await expect(page.getByRole("status").filter({ hasText: "Najlepšie zhody pre „stefanik“." })).toBeVisible();
+  await expect(pageStatus(page).filter({ hasText: "Najlepšie zhody pre „stefanik“." })).toBeVisible();
   const first = page.locator(".card").first();
   await expect(first.locator(".card-title")).toContainText("Štefánik");
   await expect(first.locator(".card-title mark")).toHaveText("Štefánik");
@@ -50,13 +50,13 @@ test("search: without diacritics, with a tag, into an article and back, and out 
   // A tag narrows the search; the search keeps the tag.
   await pickTag(page, "Osobnosti", phone);
   await expect(page).toHaveURL(/\/posts\?q=stefanik&tag=Osobnosti$/);
-  await expect(page.getByRole("status").filter({ hasText: "s tagom Osobnosti" })).toBeVisible();
+  await expect(pageStatus(page).filter({ hasText: "s tagom Osobnosti" })).toBeVisible();
   await expect(page.locator(".card")).not.toHaveCount(0);
 
   // Nothing found: said so, with the way out (which keeps the tag).
   await search(page, "xyzneexistuje", jsEnabled);
   await expect(page).toHaveURL(/\/posts\?q=xyzneexistuje&tag=Osobnosti$/);
-  await expect(page.getByRole("status").filter({ hasText: "Pre „xyzneexistuje“ sme nenašli žiadny článok s tagom Osobnosti." })).toBeVisible();
+  await expect(pageStatus(page).filter({ hasText: "Pre „xyzneexistuje“ sme nenašli žiadny článok s tagom Osobnosti." })).toBeVisible();
   await expect(page.locator(".card")).toHaveCount(0);
   await snapshot(page, testInfo, "search-empty");
   if (jsEnabled) await expectNoAxeViolations(page);
