@@ -157,7 +157,7 @@ app.use((req, res, next) => {
 // (sign-ins too), and a proxy in front is meant to send them to the primary.
 if (env.readOnly) {
   app.post("*", (_req, res) => {
-    res.status(503).set("Retry-After", "60").type("text/plain; charset=utf-8").send("Táto kópia stránky slúži len na čítanie. Skúste to o chvíľu znova.");
+    res.status(503).set("Retry-After", "60").type("text/plain; charset=utf-8").send("Stránka je teraz len na čítanie, zmeny sa nedajú uložiť. Skúste to, prosím, o chvíľu znova.");
   });
 }
 

@@ -28,7 +28,7 @@ export default function ModerationLog() {
     <main id="obsah" className="page admin-page">
       <h1>Záznam moderovania</h1>
       <AdminNav />
-      <p>Každý zásah administrátora, na stránke aj z príkazového riadka, najnovšie prvé ({total}). Záznamy sa nedajú zmeniť ani zmazať.</p>
+      <p>Každý zásah administrátora, na stránke aj z príkazového riadka, najnovšie prvé ({total}). Záznamy sa nedajú zmeniť ani odstrániť.</p>
       {entries.length === 0 ? (
         <p>Zatiaľ žiadne záznamy.</p>
       ) : (

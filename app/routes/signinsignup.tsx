@@ -87,7 +87,7 @@ export default function SignInSignUp() {
   return (
     <main id="obsah" className="auth-page">
       <div className="auth-panel">
-        <h1>{mode === "register" ? "Registrácia" : "Prihlásiť sa"}</h1>
+        <h1>{mode === "register" ? "Registrácia" : "Prihlásenie"}</h1>
         {notice && (
           <p className="notice" role="status">
             {notice}

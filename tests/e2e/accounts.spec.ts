@@ -19,7 +19,7 @@ async function navEntries(page: Page, phone: boolean) {
   const nav = page.getByRole("navigation", { name: "Hlavná navigácia" });
   const entries = await nav.locator(".nav-entries > li").allInnerTexts();
   if (phone) await page.locator(".mobile-menu > summary").click();
-  // The desktop bar hides "Prihlásený ako" visually (screen readers still hear it): one line per entry.
+  // The desktop bar hides "Účet:" visually (screen readers still hear it): one line per entry.
   return entries.map((e) => e.replace(/\s+/g, " ").trim());
 }
 
@@ -53,7 +53,7 @@ test("register, sign out, sign in; the header follows the state", async ({ page,
   await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page).toHaveURL(/\/$/);
-  expect(await navEntries(page, phone)).toEqual(["História", "Pridať článok", "Časová os", "Aktuálne konflikty", `Prihlásený ako Anna Bátoriová ${testInfo.project.name}`, "Odhlásiť sa"]);
+  expect(await navEntries(page, phone)).toEqual(["História", "Pridať článok", "Časová os", "Aktuálne konflikty", `Účet: Anna Bátoriová ${testInfo.project.name}`, "Odhlásiť sa"]);
   await snapshot(page, testInfo, "signed-in");
 
   if (phone) await page.locator(".mobile-menu > summary").click();

@@ -65,7 +65,7 @@ test("a user keeps their account: articles, name, password, devices, and leaving
   expect(await publish(client, title)).not.toBeNull();
 
   await signIn(page, email, GOOD_PASSWORD, jsEnabled);
-  await followHeaderLink(page, phone, `Prihlásený ako ${name}`);
+  await followHeaderLink(page, phone, `Účet: ${name}`);
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Môj účet");
   await expect(page.locator("#moje-clanky + p")).toHaveText("Spolu 1 článok, najnovšie prvé.");
@@ -187,7 +187,7 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   const longEmail = `${`${testInfo.project.name}-${Date.now()}-`.padEnd(64, "x")}@${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(50)}.sk`;
   await registerUser(base, { displayName: `Dlhá Adresa ${run}`.slice(0, 50), email: longEmail });
   await signIn(page, adminEmail, GOOD_PASSWORD, jsEnabled);
-  await followHeaderLink(page, phone, "Admin");
+  await followHeaderLink(page, phone, "Administrácia");
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Administrácia");
   // It wraps: the page never scrolls sideways, on a phone either.

@@ -27,7 +27,7 @@ export function SiteFooter() {
         </li>
         {contactEmail && (
           <li>
-            Kontakt: <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
+            Kontakt na redakciu: <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
           </li>
         )}
       </ul>

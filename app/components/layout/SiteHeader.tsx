@@ -36,13 +36,13 @@ function NavEntries() {
       )}
       {user?.isAdmin && (
         <li>
-          <NavLink to="/admin">Admin</NavLink>
+          <NavLink to="/admin">Administrácia</NavLink>
         </li>
       )}
       {user && (
         <li>
           <NavLink to="/account" className="nav-account">
-            <span className="nav-account-prefix">Prihlásený ako </span>
+            <span className="nav-account-prefix">Účet: </span>
             <span className="nav-account-name">{user.displayName}</span>
           </NavLink>
         </li>

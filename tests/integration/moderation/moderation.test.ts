@@ -61,7 +61,7 @@ describe("who reaches the admin pages", () => {
     expect(admin.response.status).toBe(200);
     expect(admin.doc.querySelector("h1")?.text).toBe("Administrácia");
     // The header shows admins the way there.
-    expect(admin.doc.querySelector('.site-nav a[href="/admin"]')?.text).toBe("Admin");
+    expect(admin.doc.querySelector('.site-nav a[href="/admin"]')?.text).toBe("Administrácia");
   });
 
   it("answers a signed-in user the site's 404 on every admin page and action, and changes nothing", async () => {
