@@ -54,6 +54,9 @@ export const BUSY_MESSAGE = "Server je práve preťažený. Skúste to, prosím,
 /** A create form refused as busy after its new image was dropped unread or undecoded: the text comes back, the image does not. */
 export const BUSY_FORM_MESSAGE = `${BUSY_MESSAGE} Váš text zostal vo formulári; obrázok vyberte znova.`;
 
+/** A form sent with an intent its page does not know (an old page, a hand-made request). */
+export const UNKNOWN_ACTION_MESSAGE = "Neznáma akcia. Obnovte, prosím, stránku a skúste to znova.";
+
 /**
  * The largest request body the site reads: the create form with an image
  * just under 2 MB and its other fields (nginx's `client_max_body_size 3m`
@@ -64,7 +67,7 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 /** What the server answers about a body it stopped reading. */
 export const BODY_MESSAGES = {
-  tooLarge: "Požiadavka je príliš veľká: obrázok môže mať najviac 2 MB. Vráťte sa, prosím, späť a vyberte menší.",
+  tooLarge: "Formulár je príliš veľký: obrázok môže mať najviac 2 MB. Vráťte sa, prosím, späť a vyberte menší.",
   tooSlow: "Požiadavka prichádzala príliš pomaly a bola prerušená. Skúste to, prosím, znova.",
   unreadable: "Formulár sa nepodarilo prečítať. Skúste ho, prosím, odoslať znova.",
 } as const;
@@ -211,7 +214,7 @@ export const POST_MESSAGES = {
   contentTooLong: `Text článku môže mať najviac ${CONTENT_MAX_LENGTH.toLocaleString("sk-SK")} znakov.`,
   contentStoredTooLong: `Text článku je po uložení príliš dlhý: môže mať najviac ${CONTENT_STORED_MAX_BYTES.toLocaleString("sk-SK")} bajtov. Predlžujú ho adresy odkazov, v ktorých sa písmeno s diakritikou či iný znak mimo ASCII ukladá zakódovaný (napr. „á“ ako %C3%A1, 6 znakov). Skráťte, prosím, odkazy alebo text.`,
   unknownTag: "Vyberte tagy zo zoznamu.",
-  tooLarge: "Požiadavka je príliš veľká.",
+  tooLarge: "Formulár je príliš veľký. Skráťte text alebo pošlite menší obrázok.",
   historyImages: `Článok a jeho história už majú ${HISTORY_MAX_IMAGES} rôznych obrázkov, viac ich mať nemôžu. Ponechajte obrázok, ktorý má, alebo obnovte niektorú staršiu verziu s obrázkom, ktorý chcete.`,
   pendingImageGone: "Obrázok, ktorý ste nahrali, už na serveri nie je (nepoužité obrázky mažeme po 24 hodinách). Vyberte ho, prosím, znova.",
   emptyEdit: "Nadpis ani text nemôžu byť prázdne.",

@@ -8,6 +8,7 @@ import { useFocusFirstError } from "~/components/forms/useFocusFirstError";
 import { formatDate, formatDateTime, isoTime } from "~/lib/time/dates";
 import { DRAFTS_PER_ACCOUNT, draftKind } from "~/lib/drafts";
 import { articleCount, pageWindow, parsePage } from "~/lib/moderation/moderation";
+import { UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { describeUserAgent } from "~/lib/user-agent";
 import { listDraftsOf } from "~/models/drafts.server";
@@ -69,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (sent.ok) return redirect(session.user.emailConfirmedAt === null ? "/account?done=confirmationSent" : "/account", 303);
     return data({ intent: "resendConfirmation" as Intent, error: sent.error, invalid: [] as string[], values: {} }, { status: sent.status, headers: retryAfter(sent.status) });
   }
-  if (intent !== "rename" && intent !== "password") return data({ intent: null, error: "Neznáma akcia.", invalid: [], values: {} }, { status: 400 });
+  if (intent !== "rename" && intent !== "password") return data({ intent: null, error: UNKNOWN_ACTION_MESSAGE, invalid: [], values: {} }, { status: 400 });
   const result: AccountResult = await ifStorageFails(
     async () =>
       intent === "rename"

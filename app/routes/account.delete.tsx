@@ -39,7 +39,7 @@ export default function DeleteAccount() {
   return (
     <main id="obsah" className="page account-page">
       <h1>Zrušenie účtu</h1>
-      <p>Zrušením účtu {email} sa natrvalo a hneď odstráni:</p>
+      <p>Zrušením účtu {email} sa natrvalo a okamžite odstránia:</p>
       <ul>
         <li>účet: meno, e-mail a heslo,</li>
         <li>
@@ -47,7 +47,7 @@ export default function DeleteAccount() {
         </li>
         <li>všetky prihlásené zariadenia, odkazy na obnovenie hesla a vaše hlásenia.</li>
       </ul>
-      <p>Vrátiť sa to nedá. V zázname moderovania zostanú záznamy s vaším menom tak, ako bolo.</p>
+      <p>Vrátiť sa to nedá. V zázname moderovania zostanú záznamy s vaším menom v podobe, akú malo v čase zásahu.</p>
       <Form method="post" className="stack-form" noValidate ref={form} key={result?.error ?? "delete"}>
         <input type="hidden" name="username" autoComplete="username" value={email} />
         <FormError id="delete-error" text={result?.error} />

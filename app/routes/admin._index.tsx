@@ -8,7 +8,7 @@ import { FormError, Notice } from "~/components/forms/Messages";
 import { Pager } from "~/components/layout/Pager";
 import { formatDate, formatDateTime, isoTime } from "~/lib/time/dates";
 import { pageWindow, parsePage } from "~/lib/moderation/moderation";
-import { showHiddenControls } from "~/lib/rules";
+import { showHiddenControls, UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { showNonAscii } from "~/lib/text/text-controls";
 import { listOpenAppeals } from "~/models/appeals.server";
@@ -68,7 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await ifStorageFails(async () => {
     if (intent === "decide") return await decideReports(admin, form);
     if (intent === "decideAppeal") return decideAppeal(admin, appealId, form.get("outcome"), form);
-    return { ok: false as const, status: 400, error: "Neznáma akcia." };
+    return { ok: false as const, status: 400, error: UNKNOWN_ACTION_MESSAGE };
   }, asRefusal);
   if (!result.ok) {
     const invalid = "invalid" in result && Array.isArray(result.invalid) ? (result.invalid as string[]) : [];

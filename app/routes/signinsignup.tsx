@@ -47,7 +47,7 @@ type Mode = "signin" | "register";
 const NOTICES = [
   ["resetSent", ACCOUNT_MESSAGES.resetSent],
   ["passwordChanged", ACCOUNT_MESSAGES.passwordChanged],
-  ["signedOutEverywhere", "Boli ste odhlásení na všetkých zariadeniach."],
+  ["signedOutEverywhere", "Odhlásili sme vás na všetkých zariadeniach."],
   ["accountDeleted", "Váš účet je zrušený. Ďakujeme, že ste s nami písali históriu."],
 ] as const;
 

@@ -280,7 +280,7 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   expect(await spammer.isSignedIn()).toBe(true);
 
   await page.getByRole("button", { name: "Zablokovať" }).click();
-  await expect(confirmation(page)).toContainText(`Zablokovať účet ${spammerName}? Odhlási sa všade a nebude sa môcť prihlásiť.`);
+  await expect(confirmation(page)).toContainText(`Zablokovať účet ${spammerName}? Používateľ bude odhlásený na všetkých zariadeniach a nebude sa môcť prihlásiť.`);
   // The reason is its owner's statement of reasons: required, and kept when it is refused.
   await confirmation(page).getByRole("button", { name: "Zablokovať" }).click();
   await expect(page.getByRole("alert")).toHaveText("Napíšte odôvodnenie: prečítajú si ho nahlasovatelia aj autor.");
