@@ -125,7 +125,7 @@ export default function Admin() {
         </Form>
         {query && (
           <p>
-            {accounts.total === 0 ? "Nič sa nenašlo" : `Nájdené: ${accounts.total}`} pre „{query}“. <Link to="/admin">Zrušiť hľadanie</Link>
+            {accounts.total === 0 ? `Pre „${query}“ sa nenašiel žiadny účet.` : `Výsledky pre „${query}“: ${accounts.total}.`} <Link to="/admin">Zrušiť hľadanie</Link>
           </p>
         )}
         {accounts.rows.length > 0 && (
@@ -138,7 +138,7 @@ export default function Admin() {
                 <th scope="col">Stav</th>
                 <th scope="col">Články</th>
                 <th scope="col">Registrácia</th>
-                <th scope="col">Naposledy</th>
+                <th scope="col">Posledná aktivita</th>
               </tr>
             </thead>
             <tbody>
@@ -159,7 +159,7 @@ export default function Admin() {
                   <td data-label="Registrácia">
                     <time dateTime={isoTime(account.createdAt)}>{formatDate(account.createdAt)}</time>
                   </td>
-                  <td data-label="Naposledy">{account.lastSeenAt ? <time dateTime={isoTime(account.lastSeenAt)}>{formatDateTime(account.lastSeenAt)}</time> : "—"}</td>
+                  <td data-label="Posledná aktivita">{account.lastSeenAt ? <time dateTime={isoTime(account.lastSeenAt)}>{formatDateTime(account.lastSeenAt)}</time> : "nikdy"}</td>
                 </tr>
               ))}
             </tbody>

@@ -114,8 +114,8 @@ export default function AdminAccount() {
         <dd>
           <time dateTime={isoTime(account.createdAt)}>{formatDate(account.createdAt)}</time>
         </dd>
-        <dt>Naposledy</dt>
-        <dd>{account.lastSeenAt ? <time dateTime={isoTime(account.lastSeenAt)}>{formatDateTime(account.lastSeenAt)}</time> : "—"}</dd>
+        <dt>Posledná aktivita</dt>
+        <dd>{account.lastSeenAt ? <time dateTime={isoTime(account.lastSeenAt)}>{formatDateTime(account.lastSeenAt)}</time> : "nikdy"}</dd>
       </dl>
 
       <h2>Akcie</h2>

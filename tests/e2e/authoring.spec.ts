@@ -23,7 +23,7 @@ async function registerAndOpen(page: Page, jsEnabled: boolean, name: string) {
   await page.getByLabel("Zobrazované meno").fill(`Autor Článkov ${name}`);
   await page.getByLabel("E-mail").fill(uniqueEmail(name));
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
+  await page.getByLabel("Potvrdenie hesla").fill(PASSWORD);
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page).toHaveURL(/\/create-post$/);
   await expect(page.getByRole("heading", { name: "Pridať článok" })).toBeVisible();

@@ -70,7 +70,7 @@ function SocialLinks() {
         return (
           <li key={network}>
             <a href={href} rel="noopener noreferrer">
-              <Icon label={`${SITE_NAME} na sieti ${network}`} />
+              <Icon label={network === "YouTube" ? `${SITE_NAME} na YouTube` : `${SITE_NAME} na sieti ${network}`} />
             </a>
           </li>
         );

@@ -117,7 +117,7 @@ export const LOG_ACTIONS = {
 export type LogAction = keyof typeof LOG_ACTIONS;
 
 /** Who did it, when it was not an admin on the site. */
-export const COMMAND_LINE_ACTOR = "príkazový riadok (npm run admin)";
+export const COMMAND_LINE_ACTOR = "Príkazový riadok (npm run admin)";
 
 export const MODERATION_MESSAGES = {
   notYourself: "Vlastný účet nemôžete zablokovať ani mu odobrať práva administrátora.",

@@ -219,7 +219,7 @@ describe("admin actions on accounts", () => {
     expect((await admin.get(`/posts/${another}`)).response.status).toBe(200);
     expect((await cli("remove-articles", email, "Znova", "reklama.")).code).toBe(0);
     expect((await admin.get(`/posts/${another}`)).response.status).toBe(404);
-    expect(logRows().at(-1)).toMatchObject({ actor_name: "príkazový riadok (npm run admin)", action: "removeArticles", detail: "1 článok. Znova reklama." });
+    expect(logRows().at(-1)).toMatchObject({ actor_name: "Príkazový riadok (npm run admin)", action: "removeArticles", detail: "1 článok. Znova reklama." });
     // Nothing left to remove is no decision.
     expect((await cli("remove-articles", email, "Znova.")).code).toBe(0);
     expect(query("SELECT id FROM moderation_decisions WHERE user_id = ?", userId(email))).toHaveLength(2);
