@@ -106,7 +106,7 @@ export const ACCOUNT_MESSAGES = {
   passwordTooShort: `Heslo musí mať aspoň ${PASSWORD_MIN_LENGTH} znakov.`,
   passwordTooLong: `Heslo je príliš dlhé: môže mať najviac ${PASSWORD_MAX_BYTES} bajtov (znak s diakritikou zaberá 2).`,
   tooManyAttempts: "Príliš veľa pokusov. Skúste to, prosím, znova o niekoľko minút.",
-  resetSent: "Ak k tomuto e-mailu existuje účet, poslali sme naň odkaz na obnovenie hesla. Platí 30 minút.",
+  resetSent: "Ak k tomuto e-mailu existuje účet, poslali sme naň odkaz na obnovenie hesla. Platí 30 minút. Ak e-mail nevidíte, pozrite sa aj do priečinka so spamom.",
   resetInvalid: "Odkaz na obnovenie hesla je neplatný, už bol použitý alebo vypršal. Požiadajte o nový.",
   passwordChanged: "Heslo je zmenené. Prihláste sa, prosím, novým heslom.",
   confirmationInvalid: "Odkaz na potvrdenie e-mailovej adresy je neplatný, už bol použitý alebo vypršal. Nový si pošlete zo stránky Môj účet.",

@@ -166,7 +166,7 @@ describe("npm run admin", () => {
     expect(query("SELECT actor_name, action, target_user_name, detail FROM moderation_log").at(-1)).toEqual({
       actor_name: "Príkazový riadok (npm run admin)",
       action: "removeArticles",
-      target_user_name: "Redakcia Dejiny",
+      target_user_name: "Redakcia Dejín",
       detail: "12 článkov",
     });
 
