@@ -13,4 +13,4 @@ export function errorSummary(error: unknown): { title: string; text: string } {
   return FAILED;
 }
 
-const FAILED = { title: "Unexpected Application Error!", text: "Niečo sa pokazilo. Skúste to, prosím, o chvíľu znova." };
+const FAILED = { title: "Unexpected Application Error!", text: "Niečo sa pokazilo. Skúste to, prosím, o\u00a0chvíľu znova." };

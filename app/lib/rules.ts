@@ -50,7 +50,7 @@ export function parseListLimit(raw: string | null): number {
 }
 
 /** A burst of expensive work (password checks, images) is over what the server queues: try again in a moment (503). */
-export const BUSY_MESSAGE = "Server je práve preťažený. Skúste to, prosím, o chvíľu znova.";
+export const BUSY_MESSAGE = "Server je práve preťažený. Skúste to, prosím, o\u00a0chvíľu znova.";
 /** A create form refused as busy after its new image was dropped unread or undecoded: the text comes back, the image does not. */
 export const BUSY_FORM_MESSAGE = `${BUSY_MESSAGE} Váš text zostal vo formulári; obrázok vyberte znova.`;
 
@@ -67,7 +67,7 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 /** What the server answers about a body it stopped reading. */
 export const BODY_MESSAGES = {
-  tooLarge: "Formulár je príliš veľký: obrázok môže mať najviac 2 MB. Vráťte sa, prosím, späť a vyberte menší.",
+  tooLarge: "Formulár je príliš veľký: obrázok môže mať najviac 2\u00a0MB. Vráťte sa, prosím, späť a vyberte menší.",
   tooSlow: "Požiadavka prichádzala príliš pomaly a bola prerušená. Skúste to, prosím, znova.",
   unreadable: "Formulár sa nepodarilo prečítať. Skúste ho, prosím, odoslať znova.",
 } as const;
@@ -106,7 +106,7 @@ export const ACCOUNT_MESSAGES = {
   passwordTooShort: `Heslo musí mať aspoň ${PASSWORD_MIN_LENGTH} znakov.`,
   passwordTooLong: `Heslo je príliš dlhé: môže mať najviac ${PASSWORD_MAX_BYTES} bajtov (znak s diakritikou zaberá 2).`,
   tooManyAttempts: "Príliš veľa pokusov. Skúste to, prosím, znova o niekoľko minút.",
-  resetSent: "Ak k tomuto e-mailu existuje účet, poslali sme naň odkaz na obnovenie hesla. Platí 30 minút. Ak e-mail nevidíte, pozrite sa aj do priečinka so spamom.",
+  resetSent: "Ak k\u00a0tomuto e-mailu existuje účet, poslali sme naň odkaz na obnovenie hesla. Platí 30 minút. Ak e-mail nevidíte, pozrite sa aj do priečinka so spamom.",
   resetInvalid: "Odkaz na obnovenie hesla je neplatný, už bol použitý alebo vypršal. Požiadajte o nový.",
   passwordChanged: "Heslo je zmenené. Prihláste sa, prosím, novým heslom.",
   confirmationInvalid: "Odkaz na potvrdenie e-mailovej adresy je neplatný, už bol použitý alebo vypršal. Nový si pošlete zo stránky Môj účet.",

@@ -48,7 +48,7 @@ const NOTICES = [
   ["resetSent", ACCOUNT_MESSAGES.resetSent],
   ["passwordChanged", ACCOUNT_MESSAGES.passwordChanged],
   ["signedOutEverywhere", "Odhlásili sme vás na všetkých zariadeniach."],
-  ["accountDeleted", "Váš účet je zrušený. Ďakujeme, že ste s nami písali históriu."],
+  ["accountDeleted", "Váš účet je zrušený. Ďakujeme, že ste s\u00a0nami písali históriu."],
 ] as const;
 
 export default function SignInSignUp() {
