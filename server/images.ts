@@ -114,7 +114,7 @@ export function imageAnswers(app$: Pick<AppForServer, "openImage" | "storageFaul
       plain(res, fault.status, fault.error, fault.headers);
       return;
     }
-    plain(res, 404, "Not found");
+    plain(res, 404, "Nenašlo sa.");
   };
 }
 

@@ -142,7 +142,7 @@ app.use(compression());
 // Refuse state-changing requests made by other sites (CSRF), for every route.
 app.use((req, res, next) => {
   if (isCrossSiteRequest(req.method, req.headers, env.publicUrl)) {
-    res.status(403).type("text/plain; charset=utf-8").send("Požiadavka z cudzej stránky bola odmietnutá.");
+    res.status(403).type("text/plain; charset=utf-8").send("Z bezpečnostných dôvodov sme odmietli formulár odoslaný z inej stránky. Otvorte stránku Dejiny priamo a skúste to, prosím, znova.");
     return;
   }
   // The check above has decided (and, for these methods, that Origin is a
@@ -157,7 +157,7 @@ app.use((req, res, next) => {
 // (sign-ins too), and a proxy in front is meant to send them to the primary.
 if (env.readOnly) {
   app.post("*", (_req, res) => {
-    res.status(503).set("Retry-After", "60").type("text/plain; charset=utf-8").send("Táto kópia stránky slúži len na čítanie. Skúste to o chvíľu znova.");
+    res.status(503).set("Retry-After", "60").type("text/plain; charset=utf-8").send("Stránka je teraz len na čítanie, zmeny sa nedajú uložiť. Skúste to, prosím, o chvíľu znova.");
   });
 }
 
@@ -183,6 +183,9 @@ app.all(
   }),
 );
 
+/** What a request the site cannot read is told (a malformed address, a header too large…): plain text. */
+const BAD_REQUEST = "Chybná požiadavka.";
+
 // Anything that still fails: a plain answer, the details only in the log.
 // (Express marks what the client got wrong, e.g. a malformed %-escape, as 400.)
 function answerFailure(error: { status?: unknown }, res: ServerResponse): void {
@@ -190,7 +193,7 @@ function answerFailure(error: { status?: unknown }, res: ServerResponse): void {
   if (status === 500) console.error(error);
   if (res.headersSent) return;
   res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8" });
-  res.end(status === 500 ? "Unexpected Application Error!" : "Bad request");
+  res.end(status === 500 ? "Unexpected Application Error!" : BAD_REQUEST);
 }
 app.use(((error, _req, res, _next) => answerFailure(error, res)) as ErrorRequestHandler);
 
@@ -295,11 +298,11 @@ const server = createServer({ IncomingMessage: MeteredRequest, connectionsChecki
   // Only what the site answers to: no TRACE, no `*` or absolute-form targets, no malformed Host.
   if (!METHODS.has(req.method!)) {
     res.writeHead(405, { "Content-Type": "text/plain; charset=utf-8", Allow: "GET, HEAD, POST" });
-    return res.end("Method not allowed");
+    return res.end("Táto metóda nie je povolená.");
   }
   if (!answerableTarget(req)) {
     res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
-    return res.end("Bad request");
+    return res.end(BAD_REQUEST);
   }
   // The site's own address is PUBLIC_URL; a proxy's idea of the host is never used.
   delete req.headers["x-forwarded-host"];
@@ -359,7 +362,7 @@ server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
   const status = error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
   if (current) current.log(status);
   else logRequest({ method: "-", url: "-", status, ms: 0, userId: null });
-  answerAndClose(socket, status, status === 408 ? BODY_MESSAGES.tooSlow : "Bad request");
+  answerAndClose(socket, status, status === 408 ? BODY_MESSAGES.tooSlow : BAD_REQUEST);
 });
 
 server.listen(env.port, env.host, () => {

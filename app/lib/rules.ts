@@ -50,9 +50,12 @@ export function parseListLimit(raw: string | null): number {
 }
 
 /** A burst of expensive work (password checks, images) is over what the server queues: try again in a moment (503). */
-export const BUSY_MESSAGE = "Server je práve preťažený. Skúste to, prosím, o chvíľu znova.";
+export const BUSY_MESSAGE = "Server je práve preťažený. Skúste to, prosím, o\u00a0chvíľu znova.";
 /** A create form refused as busy after its new image was dropped unread or undecoded: the text comes back, the image does not. */
 export const BUSY_FORM_MESSAGE = `${BUSY_MESSAGE} Váš text zostal vo formulári; obrázok vyberte znova.`;
+
+/** A form sent with an intent its page does not know (an old page, a hand-made request). */
+export const UNKNOWN_ACTION_MESSAGE = "Neznáma akcia. Obnovte, prosím, stránku a skúste to znova.";
 
 /**
  * The largest request body the site reads: the create form with an image
@@ -64,7 +67,7 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 /** What the server answers about a body it stopped reading. */
 export const BODY_MESSAGES = {
-  tooLarge: "Požiadavka je príliš veľká: obrázok môže mať najviac 2 MB. Vráťte sa, prosím, späť a vyberte menší.",
+  tooLarge: "Formulár je príliš veľký: obrázok môže mať najviac 2\u00a0MB. Vráťte sa, prosím, späť a vyberte menší.",
   tooSlow: "Požiadavka prichádzala príliš pomaly a bola prerušená. Skúste to, prosím, znova.",
   unreadable: "Formulár sa nepodarilo prečítať. Skúste ho, prosím, odoslať znova.",
 } as const;
@@ -103,7 +106,7 @@ export const ACCOUNT_MESSAGES = {
   passwordTooShort: `Heslo musí mať aspoň ${PASSWORD_MIN_LENGTH} znakov.`,
   passwordTooLong: `Heslo je príliš dlhé: môže mať najviac ${PASSWORD_MAX_BYTES} bajtov (znak s diakritikou zaberá 2).`,
   tooManyAttempts: "Príliš veľa pokusov. Skúste to, prosím, znova o niekoľko minút.",
-  resetSent: "Ak k tomuto e-mailu existuje účet, poslali sme naň odkaz na obnovenie hesla. Platí 30 minút.",
+  resetSent: "Ak k\u00a0tomuto e-mailu existuje účet, poslali sme naň odkaz na obnovenie hesla. Platí 30 minút. Ak e-mail nevidíte, pozrite sa aj do priečinka so spamom.",
   resetInvalid: "Odkaz na obnovenie hesla je neplatný, už bol použitý alebo vypršal. Požiadajte o nový.",
   passwordChanged: "Heslo je zmenené. Prihláste sa, prosím, novým heslom.",
   confirmationInvalid: "Odkaz na potvrdenie e-mailovej adresy je neplatný, už bol použitý alebo vypršal. Nový si pošlete zo stránky Môj účet.",
@@ -211,7 +214,7 @@ export const POST_MESSAGES = {
   contentTooLong: `Text článku môže mať najviac ${CONTENT_MAX_LENGTH.toLocaleString("sk-SK")} znakov.`,
   contentStoredTooLong: `Text článku je po uložení príliš dlhý: môže mať najviac ${CONTENT_STORED_MAX_BYTES.toLocaleString("sk-SK")} bajtov. Predlžujú ho adresy odkazov, v ktorých sa písmeno s diakritikou či iný znak mimo ASCII ukladá zakódovaný (napr. „á“ ako %C3%A1, 6 znakov). Skráťte, prosím, odkazy alebo text.`,
   unknownTag: "Vyberte tagy zo zoznamu.",
-  tooLarge: "Požiadavka je príliš veľká.",
+  tooLarge: "Formulár je príliš veľký. Skráťte text alebo pošlite menší obrázok.",
   historyImages: `Článok a jeho história už majú ${HISTORY_MAX_IMAGES} rôznych obrázkov, viac ich mať nemôžu. Ponechajte obrázok, ktorý má, alebo obnovte niektorú staršiu verziu s obrázkom, ktorý chcete.`,
   pendingImageGone: "Obrázok, ktorý ste nahrali, už na serveri nie je (nepoužité obrázky mažeme po 24 hodinách). Vyberte ho, prosím, znova.",
   emptyEdit: "Nadpis ani text nemôžu byť prázdne.",

@@ -17,11 +17,11 @@ export const SOURCES_FIELD_MAX_LENGTH = SOURCES_MAX * (SOURCE_TEXT_MAX_LENGTH + 
 
 export const SOURCE_MESSAGES = {
   tooMany: `Článok môže mať najviac ${SOURCES_MAX} zdrojov (jeden na riadok).`,
-  tooLong: (n: number) => `Zdroj č. ${n} je dlhší ako ${SOURCE_TEXT_MAX_LENGTH} znakov.`,
-  badLink: (n: number) => `Odkaz v zdroji č. ${n} nie je platná adresa http:// ani https://.`,
+  tooLong: (n: number) => `Zdroj č.\u00a0${n} môže mať najviac ${SOURCE_TEXT_MAX_LENGTH} znakov.`,
+  badLink: (n: number) => `Odkaz v\u00a0zdroji č.\u00a0${n} nie je platná webová adresa (musí sa začínať http:// alebo https://).`,
   linkTooLong: (n: number) =>
-    `Odkaz v zdroji č. ${n} je príliš dlhý: uložený môže mať najviac ${SOURCE_URL_MAX_LENGTH.toLocaleString("sk-SK")} znakov a písmeno s diakritikou či iný znak mimo ASCII sa v ňom ukladá zakódovaný (napr. „á“ ako %C3%A1, 6 znakov).`,
-  controls: (n: number) => `Zdroj č. ${n} obsahuje riadiace alebo neviditeľné znaky.`,
+    `Odkaz v\u00a0zdroji č.\u00a0${n} je príliš dlhý: uložený môže mať najviac ${SOURCE_URL_MAX_LENGTH.toLocaleString("sk-SK")} znakov a písmeno s diakritikou či iný znak mimo ASCII sa v ňom ukladá zakódovaný (napr. „á“ ako %C3%A1, 6 znakov).`,
+  controls: (n: number) => `Zdroj č.\u00a0${n} obsahuje riadiace alebo neviditeľné znaky.`,
 } as const;
 
 /** A word that starts like a web address: it is the source's link (and must be one). */

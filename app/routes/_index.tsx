@@ -36,7 +36,7 @@ export default function Landing() {
           <p className="banner-kicker">Dejiny</p>
           <h1>{TAGLINE}</h1>
           <p className="banner-lead">
-            Príbehy z dejín Slovenska, Európy aj celého sveta – overené, zrozumiteľné a bez mýtov.
+            {"Príbehy z\u00a0dejín Slovenska, Európy aj celého sveta – overené, zrozumiteľné a\u00a0bez mýtov."}
           </p>
           <Link to="/posts" className="button button-large">
             Prejsť na články

@@ -5,9 +5,10 @@ import { DisplayNameField, Field, NewPasswordFields } from "~/components/forms/F
 import { ArticleList, FormError, Notice } from "~/components/forms/Messages";
 import { Pager } from "~/components/layout/Pager";
 import { useFocusFirstError } from "~/components/forms/useFocusFirstError";
-import { formatDate, formatDateTime, isoTime } from "~/lib/time/dates";
+import { formatDate, formatDateAtTime, formatDateTime, isoTime } from "~/lib/time/dates";
 import { DRAFTS_PER_ACCOUNT, draftKind } from "~/lib/drafts";
 import { articleCount, pageWindow, parsePage } from "~/lib/moderation/moderation";
+import { UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { describeUserAgent } from "~/lib/user-agent";
 import { listDraftsOf } from "~/models/drafts.server";
@@ -69,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (sent.ok) return redirect(session.user.emailConfirmedAt === null ? "/account?done=confirmationSent" : "/account", 303);
     return data({ intent: "resendConfirmation" as Intent, error: sent.error, invalid: [] as string[], values: {} }, { status: sent.status, headers: retryAfter(sent.status) });
   }
-  if (intent !== "rename" && intent !== "password") return data({ intent: null, error: "Neznáma akcia.", invalid: [], values: {} }, { status: 400 });
+  if (intent !== "rename" && intent !== "password") return data({ intent: null, error: UNKNOWN_ACTION_MESSAGE, invalid: [], values: {} }, { status: 400 });
   const result: AccountResult = await ifStorageFails(
     async () =>
       intent === "rename"
@@ -104,7 +105,7 @@ export default function Account() {
           </p>
         ) : (
           <>
-            <p>Spolu {articleCount(articles.total)}, najnovšie prvé. Pri každom vidíte, koľkokrát ho čitatelia otvorili za posledných 7 a 30 dní; vaše vlastné zobrazenia sa nepočítajú.</p>
+            <p>Spolu {articleCount(articles.total)}, od najnovšieho. Pri každom vidíte, koľkokrát ho čitatelia otvorili za posledných 7 a 30 dní; vaše vlastné zobrazenia sa nepočítajú.</p>
             <ArticleList articles={articles.rows} editable reads={articles.reads} />
             <Pager page={articles.page} pages={articles.pages} hrefOf={(page) => `/account?page=${page}`} label="Stránky mojich článkov" />
           </>
@@ -117,7 +118,7 @@ export default function Account() {
           <p>Nemáte žiadne koncepty. Koncept uložíte tlačidlom „Uložiť koncept“ pri písaní alebo úprave článku; vidíte ho iba vy.</p>
         ) : (
           <>
-            <p>Vidíte ich iba vy (a administrátori), naposledy uložené prvé; najviac {DRAFTS_PER_ACCOUNT}.</p>
+            <p>Vidíte ich iba vy (a administrátori), od naposledy uloženého; najviac {DRAFTS_PER_ACCOUNT}.</p>
             <ul className="plain-list article-list draft-list">
               {drafts.map((draft) => (
                 <li key={draft.id}>
@@ -214,7 +215,7 @@ export default function Account() {
                 {s.current && <span className="badge">toto zariadenie</span>}
                 <br />
                 <span className="muted">
-                  naposledy <time dateTime={isoTime(s.lastSeenAt)}>{formatDateTime(s.lastSeenAt)}</time>, prihlásené{" "}
+                  naposledy aktívne <time dateTime={isoTime(s.lastSeenAt)}>{formatDateAtTime(s.lastSeenAt)}</time> · prihlásené{" "}
                   <time dateTime={isoTime(s.createdAt)}>{formatDate(s.createdAt)}</time>
                 </span>
               </span>

@@ -5,6 +5,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { FormError, Notice } from "~/components/forms/Messages";
 import { Statement } from "~/components/moderation/Statement";
 import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
+import { UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { fileAppeal } from "~/services/moderation/appeals.server";
 import { retryAfter } from "~/services/platform/concurrency.server";
@@ -25,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const decision = Number(form.get("decision"));
   const result = await ifStorageFails(
-    async () => (form.get("intent") === "appeal" ? fileAppeal(user.id, decision, form) : { ok: false as const, status: 400, error: "Neznáma akcia." }),
+    async () => (form.get("intent") === "appeal" ? fileAppeal(user.id, decision, form) : { ok: false as const, status: 400, error: UNKNOWN_ACTION_MESSAGE }),
     (fault) => asRefusal(onForm(fault)),
   );
   if (result.ok) return redirect(`/account/decisions?appealed#rozhodnutie-${decision}`, 303);

@@ -39,15 +39,15 @@ export default function DeleteAccount() {
   return (
     <main id="obsah" className="page account-page">
       <h1>Zrušenie účtu</h1>
-      <p>Zrušením účtu {email} sa natrvalo a hneď odstráni:</p>
+      <p>Zrušením účtu {email} sa natrvalo a okamžite odstránia:</p>
       <ul>
         <li>účet: meno, e-mail a heslo,</li>
         <li>
           {articles > 0 ? `všetky vaše články (${articleCount(articles)})` : "vaše články (teraz nemáte žiadny)"} aj s obrázkami,
         </li>
-        <li>všetky prihlásenia, odkazy na obnovenie hesla a vaše hlásenia.</li>
+        <li>všetky prihlásené zariadenia, odkazy na obnovenie hesla a vaše hlásenia.</li>
       </ul>
-      <p>Vrátiť sa to nedá. V moderátorskom denníku zostanú záznamy s vaším menom tak, ako bolo.</p>
+      <p>Vrátiť sa to nedá. V zázname moderovania zostanú záznamy s vaším menom v podobe, akú malo v čase zásahu.</p>
       <Form method="post" className="stack-form" noValidate ref={form} key={result?.error ?? "delete"}>
         <input type="hidden" name="username" autoComplete="username" value={email} />
         <FormError id="delete-error" text={result?.error} />

@@ -27,7 +27,7 @@ export default function MyReports() {
         <p>Zatiaľ ste nenahlásili žiadny článok. Nahlásiť ho môžete odkazom „Nahlásiť“ pod článkom; kto ho nahlásil, autor nevidí.</p>
       ) : (
         <>
-          <p>Kto článok nahlásil, autor nevidí. Spolu {total}, najnovšie prvé.</p>
+          <p>Kto článok nahlásil, autor nevidí. Spolu {total}, od najnovšieho.</p>
           <ul className="plain-list report-list">
             {reports.map((report) => (
               <li key={report.id}>

@@ -8,7 +8,7 @@ import { FormError, Notice } from "~/components/forms/Messages";
 import { Pager } from "~/components/layout/Pager";
 import { formatDate, formatDateTime, isoTime } from "~/lib/time/dates";
 import { pageWindow, parsePage } from "~/lib/moderation/moderation";
-import { showHiddenControls } from "~/lib/rules";
+import { showHiddenControls, UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { showNonAscii } from "~/lib/text/text-controls";
 import { listOpenAppeals } from "~/models/appeals.server";
@@ -68,7 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await ifStorageFails(async () => {
     if (intent === "decide") return await decideReports(admin, form);
     if (intent === "decideAppeal") return decideAppeal(admin, appealId, form.get("outcome"), form);
-    return { ok: false as const, status: 400, error: "Neznáma akcia." };
+    return { ok: false as const, status: 400, error: UNKNOWN_ACTION_MESSAGE };
   }, asRefusal);
   if (!result.ok) {
     const invalid = "invalid" in result && Array.isArray(result.invalid) ? (result.invalid as string[]) : [];
@@ -125,7 +125,7 @@ export default function Admin() {
         </Form>
         {query && (
           <p>
-            {accounts.total === 0 ? "Nič sa nenašlo" : `Nájdené: ${accounts.total}`} pre „{query}“. <Link to="/admin">Zrušiť hľadanie</Link>
+            {accounts.total === 0 ? `Pre „${query}“ sa nenašiel žiadny účet.` : `Výsledky pre „${query}“: ${accounts.total}.`} <Link to="/admin">Zrušiť hľadanie</Link>
           </p>
         )}
         {accounts.rows.length > 0 && (
@@ -138,7 +138,7 @@ export default function Admin() {
                 <th scope="col">Stav</th>
                 <th scope="col">Články</th>
                 <th scope="col">Registrácia</th>
-                <th scope="col">Naposledy</th>
+                <th scope="col">Posledná aktivita</th>
               </tr>
             </thead>
             <tbody>
@@ -159,7 +159,7 @@ export default function Admin() {
                   <td data-label="Registrácia">
                     <time dateTime={isoTime(account.createdAt)}>{formatDate(account.createdAt)}</time>
                   </td>
-                  <td data-label="Naposledy">{account.lastSeenAt ? <time dateTime={isoTime(account.lastSeenAt)}>{formatDateTime(account.lastSeenAt)}</time> : "—"}</td>
+                  <td data-label="Posledná aktivita">{account.lastSeenAt ? <time dateTime={isoTime(account.lastSeenAt)}>{formatDateTime(account.lastSeenAt)}</time> : "nikdy"}</td>
                 </tr>
               ))}
             </tbody>

@@ -28,7 +28,7 @@ export default function ModerationLog() {
     <main id="obsah" className="page admin-page">
       <h1>Záznam moderovania</h1>
       <AdminNav />
-      <p>Každý zásah administrátora, na stránke aj z príkazového riadka, najnovšie prvé ({total}). Záznamy sa nedajú zmeniť ani zmazať.</p>
+      <p>Všetky zásahy administrátorov na stránke aj z príkazového riadka ({total}), od najnovších. Záznamy sa nedajú zmeniť ani odstrániť.</p>
       {entries.length === 0 ? (
         <p>Zatiaľ žiadne záznamy.</p>
       ) : (
@@ -38,7 +38,7 @@ export default function ModerationLog() {
               <th scope="col">Kedy</th>
               <th scope="col">Kto</th>
               <th scope="col">Čo</th>
-              <th scope="col">Koho alebo čoho</th>
+              <th scope="col">Týka sa</th>
               <th scope="col">Podrobnosti</th>
             </tr>
           </thead>
@@ -52,7 +52,7 @@ export default function ModerationLog() {
                 <th scope="row" data-label="Čo">
                   {actionLabel(entry.action)}
                 </th>
-                <td data-label="Koho alebo čoho">
+                <td data-label="Týka sa">
                   {entry.targetUserName && <span>{entry.targetUserName}</span>}
                   {entry.targetUserName && entry.targetPostTitle && <br />}
                   {entry.targetPostTitle && (entry.targetPostId ? <Link to={`/posts/${entry.targetPostId}`}>„{entry.targetPostTitle}“</Link> : <span>„{entry.targetPostTitle}“</span>)}

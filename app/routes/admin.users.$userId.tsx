@@ -7,6 +7,7 @@ import { ReasonField } from "~/components/moderation/ReportQueue";
 import { ArticleList, FormError, Notice } from "~/components/forms/Messages";
 import { formatDate, formatDateTime, isoTime } from "~/lib/time/dates";
 import { ACCOUNT_ACTIONS, articleCount, isAccountAction, type AccountAction } from "~/lib/moderation/moderation";
+import { UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { listPostsOf } from "~/models/posts.server";
 import { countAbusiveReportsBy, countReportsBy } from "~/models/reports.server";
@@ -37,7 +38,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await readForm(request);
   const intent = form.get("intent");
-  if (!isAccountAction(intent)) return data({ error: "Neznáma akcia.", confirm: null, reason: "" }, { status: 400 });
+  if (!isAccountAction(intent)) return data({ error: UNKNOWN_ACTION_MESSAGE, confirm: null, reason: "" }, { status: 400 });
   // Without confirm=yes, the page asks first (the step that works without JavaScript).
   const reason = String(form.get("reason") ?? "");
   if (form.get("confirm") !== "yes") return { error: null, confirm: intent, reason };
@@ -113,8 +114,8 @@ export default function AdminAccount() {
         <dd>
           <time dateTime={isoTime(account.createdAt)}>{formatDate(account.createdAt)}</time>
         </dd>
-        <dt>Naposledy</dt>
-        <dd>{account.lastSeenAt ? <time dateTime={isoTime(account.lastSeenAt)}>{formatDateTime(account.lastSeenAt)}</time> : "—"}</dd>
+        <dt>Posledná aktivita</dt>
+        <dd>{account.lastSeenAt ? <time dateTime={isoTime(account.lastSeenAt)}>{formatDateTime(account.lastSeenAt)}</time> : "nikdy"}</dd>
       </dl>
 
       <h2>Akcie</h2>

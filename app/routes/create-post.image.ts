@@ -13,7 +13,7 @@ import { ifStorageFails } from "~/services/platform/storage-fault.server";
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getCurrentUser(request);
-  if (!user) return Response.json({ error: "Prihláste sa, prosím." }, { status: 401 });
+  if (!user) return Response.json({ error: "Vaše prihlásenie vypršalo. Prihláste sa, prosím, znova a obrázok nahrajte ešte raz." }, { status: 401 });
   return withUploadedForm(user.id, request, async ({ input, refusal }) => {
     if (refusal) return Response.json({ error: refusal.error }, { status: refusal.status, headers: retryAfter(refusal.status) });
     if (!input.image) return Response.json({ error: MESSAGES.createFieldsMissing }, { status: 400 });

@@ -1,4 +1,5 @@
 import { redirect } from "@remix-run/node";
+import { env } from "~/config/env.server";
 import { safeRedirect } from "~/lib/links";
 import { checkForm, forgotPasswordSchema, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, MESSAGES } from "~/lib/rules";
@@ -65,11 +66,15 @@ export async function signIn(request: Request, form: FormData, clientAddress: st
 }
 
 const DISABLED = "Tento účet je zablokovaný.";
+/** Where to turn without a statement of reasons: the footer shows the contact only when CONTACT_EMAIL is set. */
+const DISABLED_NO_STATEMENT = env.contactEmail
+  ? "Ak ide podľa vás o omyl, napíšte redakcii (kontakt nájdete v pätičke stránky)."
+  : "Ak ide podľa vás o omyl, napíšte redakcii.";
 
 /** What a disabled account is told after the right password: the statement of reasons when a decision disabled it. */
 function disabledAnswer(userId: string, values: AccountFormResult["values"], appeal: Omit<NonNullable<AccountFormResult["disabled"]>, "statement" | "token"> = {}): AccountFormResult {
   const statement = disablingStatementOf(userId);
-  if (!statement) return refuse("signin", 403, `${DISABLED} Obráťte sa na redakciu.`, [], values);
+  if (!statement) return refuse("signin", 403, `${DISABLED} ${DISABLED_NO_STATEMENT}`, [], values);
   return { ...refuse("signin", 403, `${DISABLED} Nižšie je rozhodnutie redakcie a jeho dôvod.`, [], values), disabled: { statement, token: appealToken(userId, statement.id), ...appeal } };
 }
 

@@ -47,8 +47,8 @@ type Mode = "signin" | "register";
 const NOTICES = [
   ["resetSent", ACCOUNT_MESSAGES.resetSent],
   ["passwordChanged", ACCOUNT_MESSAGES.passwordChanged],
-  ["signedOutEverywhere", "Boli ste odhlásení na všetkých zariadeniach."],
-  ["accountDeleted", "Váš účet je zrušený. Ďakujeme, že ste s nami písali históriu."],
+  ["signedOutEverywhere", "Odhlásili sme vás na všetkých zariadeniach."],
+  ["accountDeleted", "Váš účet je zrušený. Ďakujeme, že ste s\u00a0nami písali históriu."],
 ] as const;
 
 export default function SignInSignUp() {
@@ -87,7 +87,7 @@ export default function SignInSignUp() {
   return (
     <main id="obsah" className="auth-page">
       <div className="auth-panel">
-        <h1>{mode === "register" ? "Registrácia" : "Prihlásiť sa"}</h1>
+        <h1>{mode === "register" ? "Registrácia" : "Prihlásenie"}</h1>
         {notice && (
           <p className="notice" role="status">
             {notice}

@@ -19,7 +19,7 @@ async function navEntries(page: Page, phone: boolean) {
   const nav = page.getByRole("navigation", { name: "Hlavná navigácia" });
   const entries = await nav.locator(".nav-entries > li").allInnerTexts();
   if (phone) await page.locator(".mobile-menu > summary").click();
-  // The desktop bar hides "Prihlásený ako" visually (screen readers still hear it): one line per entry.
+  // The desktop bar hides "Účet:" visually (screen readers still hear it): one line per entry.
   return entries.map((e) => e.replace(/\s+/g, " ").trim());
 }
 
@@ -40,20 +40,20 @@ test("register, sign out, sign in; the header follows the state", async ({ page,
   await page.getByLabel("Zobrazované meno").fill(`Anna Bátoriová ${testInfo.project.name}`);
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Potvrďte heslo").fill("iné-heslo-123");
+  await page.getByLabel("Potvrdenie hesla").fill("iné-heslo-123");
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page.getByRole("alert")).toHaveText("Passwords do not match");
-  await expect(page.getByLabel("Potvrďte heslo")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Potvrdenie hesla")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("E-mail")).toHaveValue(email);
   await expect(page.getByLabel("Heslo", { exact: true })).toHaveValue("");
   await snapshot(page, testInfo, "register-error");
   if (jsEnabled) await expectNoAxeViolations(page);
 
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
+  await page.getByLabel("Potvrdenie hesla").fill(PASSWORD);
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page).toHaveURL(/\/$/);
-  expect(await navEntries(page, phone)).toEqual(["História", "Pridať článok", "Časová os", "Aktuálne konflikty", `Prihlásený ako Anna Bátoriová ${testInfo.project.name}`, "Odhlásiť sa"]);
+  expect(await navEntries(page, phone)).toEqual(["História", "Pridať článok", "Časová os", "Aktuálne konflikty", `Účet: Anna Bátoriová ${testInfo.project.name}`, "Odhlásiť sa"]);
   await snapshot(page, testInfo, "signed-in");
 
   if (phone) await page.locator(".mobile-menu > summary").click();
@@ -80,7 +80,7 @@ test("forgot password: e-mail, link, new password, sign in", { tag: "@flow" }, a
   await page.getByLabel("Zobrazované meno").fill(`Juraj Jánošík ${testInfo.project.name}`);
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
+  await page.getByLabel("Potvrdenie hesla").fill(PASSWORD);
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.context().clearCookies();
@@ -106,7 +106,7 @@ test("forgot password: e-mail, link, new password, sign in", { tag: "@flow" }, a
   const link = mail.text.match(/\S+\/reset-password\?token=\S+/)![0];
   await open(page, link.replace(TEST_PUBLIC_URL, ""), jsEnabled);
   await page.getByLabel("Nové heslo").fill(NEW_PASSWORD);
-  await page.getByLabel("Potvrďte heslo").fill(NEW_PASSWORD);
+  await page.getByLabel("Potvrdenie hesla").fill(NEW_PASSWORD);
   await snapshot(page, testInfo, "reset-password");
   if (jsEnabled) await expectNoAxeViolations(page);
   await page.getByRole("button", { name: "Nastaviť heslo" }).click();
@@ -126,7 +126,7 @@ test("registering from a redirect returns to where the visitor was going", async
   await page.getByLabel("Zobrazované meno").fill(`Presmerovaný ${testInfo.project.name}`);
   await page.getByLabel("E-mail").fill(uniqueEmail("redirect"));
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
+  await page.getByLabel("Potvrdenie hesla").fill(PASSWORD);
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page).toHaveURL(/\/conflicts$/);
 });
@@ -141,14 +141,14 @@ test("with JavaScript, the register form is checked by the server's schema befor
   await page.getByLabel("Zobrazované meno").fill("Anna Bátoriová");
   await page.getByLabel("E-mail").fill("nie-je-email");
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
+  await page.getByLabel("Potvrdenie hesla").fill(PASSWORD);
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page.getByRole("alert")).toHaveText("Zlý e-mail alebo heslo");
   await expect(page.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
 
   await page.getByLabel("E-mail").fill("anna@example.com");
   await page.getByLabel("Heslo", { exact: true }).fill("kratke");
-  await page.getByLabel("Potvrďte heslo").fill("kratke");
+  await page.getByLabel("Potvrdenie hesla").fill("kratke");
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page.getByRole("alert")).toHaveText("Heslo musí mať aspoň 8 znakov.");
   await expect(page.getByLabel("Heslo", { exact: true })).toHaveAttribute("aria-invalid", "true");

@@ -23,7 +23,7 @@ async function registerAndOpen(page: Page, jsEnabled: boolean, name: string) {
   await page.getByLabel("Zobrazované meno").fill(`Autor Článkov ${name}`);
   await page.getByLabel("E-mail").fill(uniqueEmail(name));
   await page.getByLabel("Heslo", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Potvrďte heslo").fill(PASSWORD);
+  await page.getByLabel("Potvrdenie hesla").fill(PASSWORD);
   await page.getByRole("button", { name: "Zaregistrovať sa" }).click();
   await expect(page).toHaveURL(/\/create-post$/);
   await expect(page.getByRole("heading", { name: "Pridať článok" })).toBeVisible();
@@ -177,7 +177,7 @@ test("an author cites sources: [n] leads to the source, ↩ back to the text, an
   await expect(field).toHaveValue("Plaček, M.: Hrady a zámky na Slovensku. Bratislava 2007.\nListina z roku 1253 https://example.org/listina-1253");
   await field.fill("Plaček, M.: Hrady a zámky na Slovensku.\nListina https://");
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Odkaz v zdroji č. 2 nie je platná adresa http:// ani https://.");
+  await expect(page.getByRole("alert")).toHaveText(SOURCE_MESSAGES.badLink(2));
   // A link counts as it is stored: each "€" of its address as the nine characters of %E2%82%AC.
   const encoded = `Listina https://example.org/${"€".repeat(230)}`;
   await page.getByRole("textbox", { name: /^Zdroje/ }).fill(encoded);

@@ -65,10 +65,10 @@ test("a user keeps their account: articles, name, password, devices, and leaving
   expect(await publish(client, title)).not.toBeNull();
 
   await signIn(page, email, GOOD_PASSWORD, jsEnabled);
-  await followHeaderLink(page, phone, `Prihlásený ako ${name}`);
+  await followHeaderLink(page, phone, `Účet: ${name}`);
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Môj účet");
-  await expect(page.locator("#moje-clanky + p")).toContainText("Spolu 1 článok, najnovšie prvé.");
+  await expect(page.locator("#moje-clanky + p")).toContainText("Spolu 1 článok, od najnovšieho.");
   await expect(page.getByRole("link", { name: title, exact: true })).toBeVisible();
   await check(page, testInfo, jsEnabled, "account");
 
@@ -88,7 +88,7 @@ test("a user keeps their account: articles, name, password, devices, and leaving
   await signIn(other.page, email, GOOD_PASSWORD, jsEnabled);
   await page.getByLabel("Súčasné heslo").fill("toto-nie-je-ono");
   await page.getByLabel("Nové heslo", { exact: true }).fill(NEW_PASSWORD);
-  await page.getByLabel("Potvrďte heslo").fill(NEW_PASSWORD);
+  await page.getByLabel("Potvrdenie hesla").fill(NEW_PASSWORD);
   await page.getByRole("button", { name: "Zmeniť heslo" }).click();
   await expect(page.locator("#password-error")).toHaveText("Heslo nie je správne.");
   await expect(page.getByLabel("Súčasné heslo")).toHaveAttribute("aria-invalid", "true");
@@ -96,7 +96,7 @@ test("a user keeps their account: articles, name, password, devices, and leaving
   await check(page, testInfo, jsEnabled, "account-password-error");
   await page.getByLabel("Súčasné heslo").fill(GOOD_PASSWORD);
   await page.getByLabel("Nové heslo", { exact: true }).fill(NEW_PASSWORD);
-  await page.getByLabel("Potvrďte heslo").fill(NEW_PASSWORD);
+  await page.getByLabel("Potvrdenie hesla").fill(NEW_PASSWORD);
   await page.getByRole("button", { name: "Zmeniť heslo" }).click();
   await expect(pageStatus(page)).toHaveText("Heslo je zmenené. Ostatné zariadenia sú odhlásené.");
   await expectSignedOut(other.page);
@@ -187,7 +187,7 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   const longEmail = `${`${testInfo.project.name}-${Date.now()}-`.padEnd(64, "x")}@${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(50)}.sk`;
   await registerUser(base, { displayName: `Dlhá Adresa ${run}`.slice(0, 50), email: longEmail });
   await signIn(page, adminEmail, GOOD_PASSWORD, jsEnabled);
-  await followHeaderLink(page, phone, "Admin");
+  await followHeaderLink(page, phone, "Administrácia");
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Administrácia");
   // It wraps: the page never scrolls sideways, on a phone either.
@@ -273,14 +273,14 @@ test("a reader reports, an admin moderates: reports, a search without diacritics
   // The spammer, found without diacritics, is blocked and their other article removed.
   await page.getByLabel("Hľadať meno alebo e-mail").fill(`stefan spamar ${run}`);
   await page.getByRole("button", { name: "Hľadať" }).click();
-  await expect(page.getByText(`Nájdené: 1 pre „stefan spamar ${run}“.`)).toBeVisible();
+  await expect(page.getByText(`Výsledky pre „stefan spamar ${run}“: 1.`)).toBeVisible();
   await check(page, testInfo, jsEnabled, "admin-search");
   await page.getByRole("link", { name: spammerName }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Účet ${spammerName}`);
   expect(await spammer.isSignedIn()).toBe(true);
 
   await page.getByRole("button", { name: "Zablokovať" }).click();
-  await expect(confirmation(page)).toContainText(`Zablokovať účet ${spammerName}? Odhlási sa všade a nebude sa môcť prihlásiť.`);
+  await expect(confirmation(page)).toContainText(`Zablokovať účet ${spammerName}? Používateľ bude odhlásený na všetkých zariadeniach a nebude sa môcť prihlásiť.`);
   // The reason is its owner's statement of reasons: required, and kept when it is refused.
   await confirmation(page).getByRole("button", { name: "Zablokovať" }).click();
   await expect(page.getByRole("alert")).toHaveText("Napíšte odôvodnenie: prečítajú si ho nahlasovatelia aj autor.");

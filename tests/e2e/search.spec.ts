@@ -50,13 +50,13 @@ test("search: without diacritics, with a tag, into an article and back, and out 
   // A tag narrows the search; the search keeps the tag.
   await pickTag(page, "Osobnosti", phone);
   await expect(page).toHaveURL(/\/posts\?q=stefanik&tag=Osobnosti$/);
-  await expect(pageStatus(page).filter({ hasText: "s tagom Osobnosti" })).toBeVisible();
+  await expect(pageStatus(page).filter({ hasText: "s tagom „Osobnosti“" })).toBeVisible();
   await expect(page.locator(".card")).not.toHaveCount(0);
 
   // Nothing found: said so, with the way out (which keeps the tag).
   await search(page, "xyzneexistuje", jsEnabled);
   await expect(page).toHaveURL(/\/posts\?q=xyzneexistuje&tag=Osobnosti$/);
-  await expect(pageStatus(page).filter({ hasText: "Pre „xyzneexistuje“ sme nenašli žiadny článok s tagom Osobnosti." })).toBeVisible();
+  await expect(pageStatus(page).filter({ hasText: "Pre „xyzneexistuje“ sme nenašli žiadny článok s tagom „Osobnosti“." })).toBeVisible();
   await expect(page.locator(".card")).toHaveCount(0);
   await snapshot(page, testInfo, "search-empty");
   if (jsEnabled) await expectNoAxeViolations(page);

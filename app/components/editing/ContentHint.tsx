@@ -4,7 +4,7 @@ export function ContentHint({ id }: { id: string }) {
     <div className="field-hint">
       <p id={id}>
         Nový riadok sa zachová, prázdny riadok ukončí odsek. <code>**tučné**</code>, <code>*kurzíva*</code>, <code>[odkaz](https://…)</code>, nadpis{" "}
-        <code>## Príčiny</code>, zoznam <code>- 862</code> alebo <code>1. Cyril</code>, citát <code>&gt; text</code> s riadkom <code>&gt; — zdroj</code>, odkaz na
+        <code>## Príčiny</code>, zoznam <code>- 862</code> alebo <code>1. Cyril</code>, citát <code>&gt; text</code> s{"\u00a0"}riadkom <code>&gt; — zdroj</code>, odkaz na
         zdroj <code>[1]</code>.
       </p>
       <details className="markup-example">

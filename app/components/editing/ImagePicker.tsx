@@ -17,7 +17,7 @@ type Upload =
  * An image kept from a refused form (`pendingImage`) need not be picked again.
  * The edit form's `label` says the image is a new one, and optional.
  */
-export function ImagePicker({ pendingImage, invalid, errorId, label = "Obrázok (JPEG alebo PNG, menej ako 2 MB)" }: Props) {
+export function ImagePicker({ pendingImage, invalid, errorId, label = "Obrázok (JPEG alebo PNG, menej ako 2\u00a0MB)" }: Props) {
   const [upload, setUpload] = useState<Upload>(pendingImage ? { state: "done", key: pendingImage, sentAhead: false } : { state: "idle" });
   const request = useRef<XMLHttpRequest | null>(null);
   const input = useRef<HTMLInputElement>(null);

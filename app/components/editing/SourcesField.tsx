@@ -19,8 +19,8 @@ export function SourcesField({ defaultValue, invalid = false, errorId }: Props) 
         aria-describedby={invalid ? errorId : "sources-hint"}
       />
       <p className="field-hint" id="sources-hint">
-        Jeden zdroj na riadok (autor, názov, rok…); odkaz http:// alebo https:// môže byť na konci riadku. V texte naň odkážete číslom v
-        zátvorkách: [1], [2]…
+        Jeden zdroj na riadok (autor, názov, rok…); odkaz http:// alebo https:// môže byť na konci riadka. V{"\u00a0"}texte naň odkážete číslom
+        v{"\u00a0"}hranatých zátvorkách: [1], [2]…
       </p>
     </div>
   );

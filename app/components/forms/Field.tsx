@@ -57,7 +57,7 @@ export function NewPasswordFields({ label, invalid, errorId }: { label: string; 
       <Field name="password" label={label} type="password" autoComplete="new-password" required invalid={invalid.includes("password")} errorId={errorId} />
       <Field
         name="confirmPassword"
-        label="Potvrďte heslo"
+        label="Potvrdenie hesla"
         type="password"
         autoComplete="new-password"
         required

@@ -19,7 +19,7 @@ export function SiteFooter() {
       <ul>
         <li>
           <a href="/feed.xml" type="application/atom+xml">
-            Nové články v čítačke (Atom)
+            {"Nové články v\u00a0čítačke (Atom)"}
           </a>
         </li>
         <li>
@@ -27,7 +27,7 @@ export function SiteFooter() {
         </li>
         {contactEmail && (
           <li>
-            Kontakt: <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
+            Kontakt na redakciu: <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
           </li>
         )}
       </ul>

@@ -36,13 +36,13 @@ function NavEntries() {
       )}
       {user?.isAdmin && (
         <li>
-          <NavLink to="/admin">Admin</NavLink>
+          <NavLink to="/admin">Administrácia</NavLink>
         </li>
       )}
       {user && (
         <li>
           <NavLink to="/account" className="nav-account">
-            <span className="nav-account-prefix">Prihlásený ako </span>
+            <span className="nav-account-prefix">Účet: </span>
             <span className="nav-account-name">{user.displayName}</span>
           </NavLink>
         </li>
@@ -70,7 +70,7 @@ function SocialLinks() {
         return (
           <li key={network}>
             <a href={href} rel="noopener noreferrer">
-              <Icon label={`${SITE_NAME} na sieti ${network}`} />
+              <Icon label={network === "YouTube" ? `${SITE_NAME} na YouTube` : `${SITE_NAME} na sieti ${network}`} />
             </a>
           </li>
         );

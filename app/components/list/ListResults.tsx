@@ -67,7 +67,7 @@ export function ListResults({ posts, next, list, terms, covered, loadingOther, l
 
 /** What a search found, said where a screen reader hears it as the results change, with the way out of the search. */
 function SearchSummary({ q, tag, found }: { q: string; tag: string | null; found: boolean }) {
-  const where = tag ? ` s tagom ${tag}` : "";
+  const where = tag ? ` s tagom „${tag}“` : "";
   return (
     <p className={found ? "search-summary" : "search-summary empty"} role="status">
       {found ? `Najlepšie zhody pre „${q}“${where}.` : `Pre „${q}“ sme nenašli žiadny článok${where}.`}{" "}

@@ -17,7 +17,7 @@ export function AdminNav() {
 /** Whether an account can sign in, in words. */
 export function AccountStatus({ account }: { account: { disabledAt: number | null; canSignIn: boolean } }) {
   if (account.disabledAt) return <span className="status status-disabled">zablokovaný</span>;
-  if (!account.canSignIn) return <span className="status">bez prihlásenia</span>;
+  if (!account.canSignIn) return <span className="status">bez hesla</span>;
   return <span className="status status-active">aktívny</span>;
 }
 

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { FormError } from "~/components/forms/Messages";
-import { formatDateTime, isoTime } from "~/lib/time/dates";
+import { formatDateAtTime, formatDateTime, isoTime } from "~/lib/time/dates";
 import { DECISION_ACTIONS, DECISION_REASON_MAX_LENGTH, decisionLabel, groundLabel, reasonLabel, REPORT_DECISIONS } from "~/lib/moderation/moderation";
 import { showHiddenControls } from "~/lib/rules";
 
@@ -46,8 +46,8 @@ export function ReportQueue({ articles, total, values, invalid }: { articles: Qu
                 <li key={report.id}>
                   <p className="muted">
                     {reasonLabel(report.reason)}
-                    {report.paragraph !== null && ` · odsek ${report.paragraph}`} · {report.reporterName ? <>nahlásil(a) {showHiddenControls(report.reporterName)}</> : "nahlásil(a) čitateľ"},{" "}
-                    <time dateTime={isoTime(report.createdAt)}>{formatDateTime(report.createdAt)}</time>
+                    {report.paragraph !== null && ` · odsek ${report.paragraph}`} · {report.reporterName ? <>nahlásil(a) {showHiddenControls(report.reporterName)}</> : "nahlásil(a) čitateľ"} ·{" "}
+                    <time dateTime={isoTime(report.createdAt)}>{formatDateAtTime(report.createdAt)}</time>
                   </p>
                   {report.passage && <blockquote className="report-note">{report.passage}</blockquote>}
                   {report.note && <p className="report-note">{report.note}</p>}

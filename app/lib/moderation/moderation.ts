@@ -117,7 +117,7 @@ export const LOG_ACTIONS = {
 export type LogAction = keyof typeof LOG_ACTIONS;
 
 /** Who did it, when it was not an admin on the site. */
-export const COMMAND_LINE_ACTOR = "príkazový riadok (npm run admin)";
+export const COMMAND_LINE_ACTOR = "Príkazový riadok (npm run admin)";
 
 export const MODERATION_MESSAGES = {
   notYourself: "Vlastný účet nemôžete zablokovať ani mu odobrať práva administrátora.",
@@ -172,9 +172,9 @@ export const MODERATION_MESSAGES = {
 
 /** The action an admin may take on an account, with the question that confirms it and what is said when it is done. */
 export const ACCOUNT_ACTIONS = {
-  disable: { button: "Zablokovať", confirm: "Zablokovať účet {name}? Odhlási sa všade a nebude sa môcť prihlásiť.", done: "Účet je zablokovaný." },
+  disable: { button: "Zablokovať", confirm: "Zablokovať účet {name}? Používateľ bude odhlásený na všetkých zariadeniach a nebude sa môcť prihlásiť.", done: "Účet je zablokovaný." },
   enable: { button: "Odblokovať", confirm: "Odblokovať účet {name}? Znova sa bude môcť prihlásiť.", done: "Účet je odblokovaný." },
-  grant: { button: "Udeliť práva administrátora", confirm: "Udeliť účtu {name} práva administrátora? Bude môcť upravovať a mazať všetky články a spravovať účty.", done: "Účet má práva administrátora." },
+  grant: { button: "Udeliť práva administrátora", confirm: "Udeliť účtu {name} práva administrátora? Bude môcť upravovať a odstraňovať všetky články a spravovať účty.", done: "Účet má práva administrátora." },
   revoke: { button: "Odobrať práva administrátora", confirm: "Odobrať účtu {name} práva administrátora?", done: "Účet už nemá práva administrátora." },
   removeArticles: {
     button: "Odstrániť všetky články",

@@ -7,9 +7,17 @@ export function formatDate(ms: number): string {
   return dateFormat.format(ms);
 }
 
-/** "23. 11. 2026 14:05" */
+/** "23. 11. 2026, 14:05" */
 export function formatDateTime(ms: number): string {
   return dateTimeFormat.format(ms);
+}
+
+const shortDateFormat = new Intl.DateTimeFormat("sk-SK", { dateStyle: "medium", timeZone: TIME_ZONE });
+const timeFormat = new Intl.DateTimeFormat("sk-SK", { timeStyle: "short", timeZone: TIME_ZONE });
+
+/** "23. 11. 2026 o 14:05": in a line whose parts are already parted by commas or " · ". */
+export function formatDateAtTime(ms: number): string {
+  return `${shortDateFormat.format(ms)} o ${timeFormat.format(ms)}`;
 }
 
 export function isoTime(ms: number): string {

@@ -26,13 +26,13 @@ const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").rep
  * `after` are paragraphs; `linkText` names the link in the HTML part.
  */
 export function linkMail(subject: string, { before, link, linkText, after }: { before: string[]; link: string; linkText: string; after: string[] }) {
-  const text = ["Dobrý deň,", "", ...before.flatMap((p) => [p, ""]), link, "", ...after.flatMap((p) => [p, ""]), "Redakcia Dejiny"].join("\n");
+  const text = ["Dobrý deň,", "", ...before.flatMap((p) => [p, ""]), link, "", ...after.flatMap((p) => [p, ""]), "Redakcia Dejín"].join("\n");
   const html = [
     "<p>Dobrý deň,</p>",
     ...before.map((p) => `<p>${escape(p)}</p>`),
     `<p><a href="${escape(link)}">${escape(linkText)}</a></p>`,
     ...after.map((p) => `<p>${escape(p)}</p>`),
-    "<p>Redakcia Dejiny</p>",
+    "<p>Redakcia Dejín</p>",
   ].join("\n");
   return { subject, text, html };
 }

@@ -20,8 +20,8 @@ const shown = (s: string) => showHiddenControls(s);
 /** A mail of paragraphs (blank lines between them) and a link to the page where it all is. */
 function send(kind: MailKind, to: string, subject: string, paragraphs: string[], link: { text: string; path: string }): void {
   const url = new URL(link.path, env.publicUrl).toString();
-  const lines = ["Dobrý deň,", ...paragraphs, `${link.text}: ${url}`, "Redakcia Dejiny"];
-  const html = [...lines.slice(0, -2).map((p) => `<p>${escape(p).replace(/\n/g, "<br>")}</p>`), `<p><a href="${escape(url)}">${escape(link.text)}</a></p>`, "<p>Redakcia Dejiny</p>"].join("\n");
+  const lines = ["Dobrý deň,", ...paragraphs, `${link.text}: ${url}`, "Redakcia Dejín"];
+  const html = [...lines.slice(0, -2).map((p) => `<p>${escape(p).replace(/\n/g, "<br>")}</p>`), `<p><a href="${escape(url)}">${escape(link.text)}</a></p>`, "<p>Redakcia Dejín</p>"].join("\n");
   queueMail({ to, subject: shown(subject), text: lines.join("\n\n"), html }, { kind, sendBefore: Date.now() + DAY });
 }
 

@@ -33,7 +33,7 @@ type DemoArticle = {
 
 const DAY = 24 * 60 * 60 * 1000;
 /** The demo articles' author: an account that cannot sign in (the .invalid domain receives no mail). */
-const DEMO_AUTHOR = { displayName: "Redakcia Dejiny", email: "demo@dejiny.invalid" };
+const DEMO_AUTHOR = { displayName: "Redakcia Dejín", email: "demo@dejiny.invalid" };
 
 /** Publish the demo articles shipped in demo/, by an author who cannot sign in, each edit as the revision it would have been. */
 export async function seedDemoContent(now = Date.now()): Promise<number> {

@@ -1,4 +1,5 @@
 import { data } from "@remix-run/node";
+import { BODY_MESSAGES } from "~/lib/rules";
 
 /** The largest urlencoded form any page sends (an edited article is the biggest). */
 export const MAX_FORM_BYTES = 256 * 1024;
@@ -11,11 +12,11 @@ export const MAX_FORM_BYTES = 256 * 1024;
  */
 export async function readForm(request: Request): Promise<FormData> {
   const length = request.headers.get("content-length");
-  if (length === null) throw data({ error: "Chýba dĺžka požiadavky." }, { status: 411 });
-  if (Number(length) > MAX_FORM_BYTES) throw data({ error: "Požiadavka je príliš veľká." }, { status: 413 });
+  if (length === null) throw data({ error: "Formulár sa nepodarilo prijať. Skúste ho, prosím, odoslať znova." }, { status: 411 });
+  if (Number(length) > MAX_FORM_BYTES) throw data({ error: "Formulár je príliš veľký. Skráťte, prosím, text." }, { status: 413 });
   try {
     return await request.clone().formData();
   } catch {
-    throw data({ error: "Formulár sa nepodarilo prečítať." }, { status: 400 });
+    throw data({ error: BODY_MESSAGES.unreadable }, { status: 400 });
   }
 }

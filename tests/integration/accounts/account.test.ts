@@ -46,7 +46,7 @@ describe("/account", () => {
     expect(items[0].querySelector(".article-list-title")?.getAttribute("href")).toBe(`/posts/${newer}`);
     expect(items[1].querySelector(".article-list-edit")?.getAttribute("href")).toBe(`/posts/${older}?edit`);
     const account = doc.querySelector('.site-nav a[href="/account"]');
-    expect(account?.text.replace(/\s+/g, " ").trim()).toBe("Prihlásený ako Samo Chalupka");
+    expect(account?.text.replace(/\s+/g, " ").trim()).toBe("Účet: Samo Chalupka");
   });
 
   it("changes the display name with the registration's rules, and every page shows the new one", async () => {

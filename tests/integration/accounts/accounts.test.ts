@@ -329,7 +329,7 @@ describe("password reset", () => {
     expect(other.response.headers.get("location")).toBe("/signinsignup?resetSent");
     await waitForMail(resendUrl, email, 0, SUBJECTS.reset);
     const page = await new Client(base).get("/signinsignup?resetSent");
-    expect(page.doc.querySelector(".notice")?.text).toContain("Ak k tomuto e-mailu existuje účet");
+    expect(page.doc.querySelector(".notice")?.text).toContain("Ak k\u00a0tomuto e-mailu existuje účet");
     expect(page.doc.querySelector('[role="dialog"]')).toBeNull();
     await new Promise((r) => setTimeout(r, 200));
     expect((await sentMails(resendUrl)).some((m) => [m.to].flat().includes(unknown))).toBe(false);

@@ -206,7 +206,7 @@ describe("confirming an account's address", () => {
     const logged = db((d) =>
       d.prepare("SELECT actor_id, actor_name, action FROM moderation_log WHERE target_user_id = (SELECT id FROM users WHERE email = ?)").all(email),
     );
-    expect(logged).toEqual([{ actor_id: null, actor_name: "príkazový riadok (npm run admin)", action: "confirmEmail" }]);
+    expect(logged).toEqual([{ actor_id: null, actor_name: "Príkazový riadok (npm run admin)", action: "confirmEmail" }]);
     // The link mailed at registration is used up with it.
     expect((await openAndConfirm(new Client(base), pathOf(await linkFor(email)))).sent).toBeNull();
 

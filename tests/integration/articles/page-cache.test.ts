@@ -25,9 +25,9 @@ describe("the page cache", () => {
       const a = await alice.client.get("/posts");
       const b = await bob.client.get("/posts");
       const visitor = await new Client(base).get("/posts");
-      expect(a.doc.querySelector(".nav-account")?.text).toBe("Prihlásený ako Alica Cachová");
+      expect(a.doc.querySelector(".nav-account")?.text).toBe("Účet: Alica Cachová");
       expect(a.html).not.toContain("Bob Cachový");
-      expect(b.doc.querySelector(".nav-account")?.text).toBe("Prihlásený ako Bob Cachový");
+      expect(b.doc.querySelector(".nav-account")?.text).toBe("Účet: Bob Cachový");
       expect(b.html).not.toContain("Alica Cachová");
       expect(visitor.doc.querySelector(".nav-signout")).toBeNull();
       expect(a.response.headers.get("cache-control")).toBe("private, no-store");

@@ -46,7 +46,7 @@ describe("the landing page", () => {
     // The profiles the owner configured (tests/support/accounts-env.ts), no others, each named in words.
     expect(header.querySelectorAll(".social-links a").map((a) => [a.getAttribute("href"), a.text])).toEqual([
       ["https://www.facebook.com/dejiny.test", "Dejiny na sieti Facebook"],
-      ["https://www.youtube.com/@dejiny.test", "Dejiny na sieti YouTube"],
+      ["https://www.youtube.com/@dejiny.test", "Dejiny na YouTube"],
     ]);
     const footer = doc.querySelector("footer.site-footer")!;
     expect(footer.text).toContain("Dejiny – Učíme históriu, nie mýty");

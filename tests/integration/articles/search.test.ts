@@ -48,7 +48,7 @@ describe("search on the list", () => {
     const titles = cardTitles(withTag.doc);
     expect(titles.length).toBeGreaterThan(0);
     expect(titles.length).toBeLessThan(cardTitles(next.doc).length);
-    expect(withTag.doc.querySelector(".search-summary")?.text).toContain("s tagom Stredovek");
+    expect(withTag.doc.querySelector(".search-summary")?.text).toContain("s tagom „Stredovek“");
     // Each found article has the tag.
     for (const href of withTag.doc.querySelectorAll(".card a").map((a) => a.getAttribute("href")!)) {
       expect(href).toMatch(/\?q=a&tag=Stredovek$/);

@@ -38,7 +38,7 @@ function expectHeaderOnce(page: string) {
     expect(page.split("\n").filter((line) => line.replace(/^\s*•/, "").trim() === entry), entry).toHaveLength(1);
   }
   // The social links are those of tests/support/accounts-env.ts.
-  for (const words of ["Menu", "Dejiny na sieti Facebook", "Dejiny na sieti YouTube", "Filtrovať podľa tagu", "Zavrieť"]) {
+  for (const words of ["Menu", "Dejiny na sieti Facebook", "Dejiny na YouTube", "Filtrovať podľa tagu", "Zavrieť"]) {
     expect(flat(page).split(words).length - 1, words).toBe(1);
   }
 }

@@ -293,7 +293,7 @@ describe("npm run admin hide, restore and resolve", () => {
     await expectGone(new Client(server.url), postId, word);
     expect(query<{ state: string }>("SELECT state FROM reports WHERE post_id = ?", postId)).toEqual([{ state: "upheld" }]);
     expect(decisionsOf(postId)).toEqual([{ action: "hide", ground: "reports", reason: "Nepravdivé údaje o roku.", decider_id: null, user_id: expect.any(String) }]);
-    expect(logOf(postId)).toEqual([{ actor_name: "príkazový riadok (npm run admin)", action: "decideReports", detail: expect.stringContaining("Nepravdivé údaje o roku.") }]);
+    expect(logOf(postId)).toEqual([{ actor_name: "Príkazový riadok (npm run admin)", action: "decideReports", detail: expect.stringContaining("Nepravdivé údaje o roku.") }]);
     // Queued for the server's sender: the reporter's decision and the author's statement of reasons.
     expect(mailsTo(reporterEmail).length).toBe(mailsBefore.reporter + 1);
     expect(mailsTo(email).length).toBe(mailsBefore.author + 1);

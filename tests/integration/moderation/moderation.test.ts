@@ -61,7 +61,7 @@ describe("who reaches the admin pages", () => {
     expect(admin.response.status).toBe(200);
     expect(admin.doc.querySelector("h1")?.text).toBe("Administrácia");
     // The header shows admins the way there.
-    expect(admin.doc.querySelector('.site-nav a[href="/admin"]')?.text).toBe("Admin");
+    expect(admin.doc.querySelector('.site-nav a[href="/admin"]')?.text).toBe("Administrácia");
   });
 
   it("answers a signed-in user the site's 404 on every admin page and action, and changes nothing", async () => {
@@ -219,7 +219,7 @@ describe("admin actions on accounts", () => {
     expect((await admin.get(`/posts/${another}`)).response.status).toBe(200);
     expect((await cli("remove-articles", email, "Znova", "reklama.")).code).toBe(0);
     expect((await admin.get(`/posts/${another}`)).response.status).toBe(404);
-    expect(logRows().at(-1)).toMatchObject({ actor_name: "príkazový riadok (npm run admin)", action: "removeArticles", detail: "1 článok. Znova reklama." });
+    expect(logRows().at(-1)).toMatchObject({ actor_name: "Príkazový riadok (npm run admin)", action: "removeArticles", detail: "1 článok. Znova reklama." });
     // Nothing left to remove is no decision.
     expect((await cli("remove-articles", email, "Znova.")).code).toBe(0);
     expect(query("SELECT id FROM moderation_decisions WHERE user_id = ?", userId(email))).toHaveLength(2);

@@ -164,9 +164,9 @@ describe("npm run admin", () => {
     const files = readdirSync(site.uploadsDir);
     for (const key of demoImages) expect(files.filter((name) => name.startsWith(key))).toEqual([]);
     expect(query("SELECT actor_name, action, target_user_name, detail FROM moderation_log").at(-1)).toEqual({
-      actor_name: "príkazový riadok (npm run admin)",
+      actor_name: "Príkazový riadok (npm run admin)",
       action: "removeArticles",
-      target_user_name: "Redakcia Dejiny",
+      target_user_name: "Redakcia Dejín",
       detail: "12 článkov",
     });
 

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 const HOUR = 60 * 60 * 1000;
-const READ_ONLY_MESSAGE = "Táto kópia stránky slúži len na čítanie. Skúste to o chvíľu znova.";
+const READ_ONLY_MESSAGE = "Stránka je teraz len na čítanie, zmeny sa nedajú uložiť. Skúste to, prosím, o chvíľu znova.";
 const replicaFolder = path.join(root, "replica");
 // The same secret as the primary: the primary's session cookies are valid here, and still not used.
 const shared = { DEMO_CONTENT: "off", SESSION_SECRET: "read-only-test-secret-".padEnd(40, "x"), LITESTREAM_REPLICA_URL: `file://${replicaFolder}` };
