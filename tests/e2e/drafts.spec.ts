@@ -171,7 +171,7 @@ test("an author whose article is deleted while its edit and a pending edit's dra
   await editing.getByRole("button", { name: "Save" }).click();
   await expect(editing).toHaveURL(/\/drafts\/[\w-]+\?done=articleGone$/);
   expect(new URL(editing.url()).pathname).not.toBe(draftUrl);
-  await expect(editing.getByRole("status")).toHaveText(notice);
+  await expect(pageStatus(editing)).toHaveText(notice);
   await expect(editing.getByLabel("Nadpis")).toHaveValue(title);
   await expect(editing.getByLabel("Text článku")).toHaveValue("Úprava, ktorá sa tiež nesmie stratiť.");
   await editing.close();
