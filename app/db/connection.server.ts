@@ -28,7 +28,10 @@ function openDatabase(file: string) {
   // checkpoint of ours in between could make it miss frames and start over
   // with a full snapshot. SQLite's checkpoint when the last connection closes
   // is Litestream's too: its own connection stays open until its last sync.
-  if (env.litestreamReplicating) sqlite.pragma("wal_autocheckpoint = 0");
+  if (env.litestreamReplicating) {
+    sqlite.pragma("wal_autocheckpoint = 0");
+    preparedAgainOnSchemaChange(sqlite);
+  }
   // Diacritics-insensitive search: the users' search_text (the admin's list of accounts) is made with it.
   sqlite.function("fold", { deterministic: true }, (text) => (typeof text === "string" ? foldForSearch(text) : text));
   // What a name looks like: migrations 0011 and 0013 fill users.name_skeleton(_cased) with these for older accounts.
@@ -40,6 +43,25 @@ function openDatabase(file: string) {
   if (env.readOnly) refuseOlderSchema(sqlite, file);
   else migrate(db, { migrationsFolder: MIGRATIONS });
   return { sqlite, db };
+}
+
+/**
+ * Litestream adds its bookkeeping tables when it starts, beside the site's
+ * first start on a new database: a statement the models prepare just then can
+ * fail with SQLITE_SCHEMA (an FTS5 table's constructor does not prepare again
+ * as SQLite otherwise does, and the server stopped at its start). Prepared
+ * again, it reads the new schema.
+ */
+function preparedAgainOnSchemaChange(sqlite: Database.Database): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    try {
+      return prepare(source);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_SCHEMA") throw error;
+      return prepare(source);
+    }
+  }) as typeof sqlite.prepare;
 }
 
 function openPrimary(file: string) {
