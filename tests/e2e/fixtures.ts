@@ -1,4 +1,5 @@
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { GOOD_PASSWORD } from "../../scripts/lib/client";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
@@ -45,4 +46,14 @@ export async function isSameDocument(page: Page) {
 /** The page's own status message: not the word after an action, which every page has a region for (ActionNotice). */
 export function pageStatus(page: Page) {
   return page.locator('[role="status"]:not(.action-notice)');
+}
+
+/** Sign in through the form (with `password`, the test accounts' own by default), and wait until the page says so. */
+export async function signIn(page: Page, email: string, jsEnabled: boolean, password = GOOD_PASSWORD) {
+  await page.goto("/signinsignup");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Heslo").fill(password);
+  await page.getByRole("button", { name: "Prihlásiť sa" }).click();
+  await expect(page.locator(".nav-signout").first()).toBeAttached();
+  if (jsEnabled) await page.waitForLoadState("networkidle");
 }

@@ -1,17 +1,8 @@
 import type { Page } from "@playwright/test";
-import { GOOD_PASSWORD, registerUser } from "../../scripts/lib/client";
+import { registerUser } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
 import { runBuildCommand } from "../support/commands";
-import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
-
-async function signIn(page: Page, email: string, jsEnabled: boolean) {
-  await page.goto("/signinsignup");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Heslo").fill(GOOD_PASSWORD);
-  await page.getByRole("button", { name: "Prihlásiť sa" }).click();
-  await expect(page.locator(".nav-signout").first()).toBeAttached();
-  if (jsEnabled) await page.waitForLoadState("networkidle");
-}
+import { expect, expectNoAxeViolations, snapshot, test, signIn } from "./fixtures";
 
 async function openArticle(page: Page, postId: string, jsEnabled: boolean) {
   await page.goto(`/posts/${postId}`);

@@ -1,20 +1,11 @@
 import type { Page } from "@playwright/test";
-import { GOOD_PASSWORD, registerUser } from "../../scripts/lib/client";
+import { registerUser } from "../../scripts/lib/client";
 import { publish } from "../../scripts/lib/publish";
 import { grantAdmin } from "../support/accounts";
-import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
+import { expect, expectNoAxeViolations, snapshot, test, signIn } from "./fixtures";
 
 /** A reader's browser: Playwright's own User-Agent says HeadlessChrome, which is a bot and never counted. */
 const READER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-
-async function signIn(page: Page, email: string, jsEnabled: boolean) {
-  await page.goto("/signinsignup");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Heslo").fill(GOOD_PASSWORD);
-  await page.getByRole("button", { name: "Prihlásiť sa" }).click();
-  await expect(page.locator(".nav-signout").first()).toBeAttached();
-  if (jsEnabled) await page.waitForLoadState("networkidle");
-}
 
 /** Nothing wider than the screen. */
 async function expectNoSidewaysScroll(page: Page) {
