@@ -109,11 +109,13 @@ const sanitizer = createWorkerPool<string, Sanitised>({
       }
       return { deepest, elements };
     };
-    // Quotation and list marks that open a line ("> > - a"): each nests one level deeper. Counted before parsing,
-    // as parsing a text that nests deep on every line holds more tokens than the worker's heap: too deep on one
-    // line, or more marks than four times the elements allowed (a quotation's every line repeats its ">").
+    // Counted before parsing, as parsing a text of marks holds more tokens than the worker's heap (30,000
+    // characters of "***a*** " take 13 MB): quotation and list marks that open a line ("> > - a"), each one
+    // level deeper, and the characters that open or close emphasis, links and code. Too deep on one line, or
+    // more marks than four times the elements allowed (a quotation's every line repeats its ">", "**" is one).
     const OPENING_MARKS = /^(?:[ \\t]*(?:>|[-+*](?=[ \\t])|[0-9]{1,9}[.)](?=[ \\t])))+/gm;
     const MARK = /[>+*-]|[0-9]+[.)]/g;
+    const INLINE_MARK = new Set(["*", "_", "\u0060", "["]);
     const marksBeyond = (text) => {
       let total = 0;
       for (const [marks] of text.matchAll(OPENING_MARKS)) {
@@ -121,6 +123,7 @@ const sanitizer = createWorkerPool<string, Sanitised>({
         if (count > workerData.maxDepth) return "depth";
         total += count;
       }
+      for (const character of text) if (INLINE_MARK.has(character)) total++;
       return total > 4 * workerData.maxElements ? "marks" : null;
     };
     return (text) => {
