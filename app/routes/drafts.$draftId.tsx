@@ -29,7 +29,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { draft, own } = await openDraft(request, params.draftId);
   const done = new URL(request.url).searchParams.get("done");
   const post = draft.postId ? getPost(draft.postId) : undefined;
-  const { title, content, sources, period, tags, summary } = draft;
+  const { title, content, sources, period, summary } = draft;
+  // A pending edit saved before it had tags of its own opens with the article's.
+  const tags = post && draft.tags.length === 0 ? post.tags : draft.tags;
   return {
     draft: { id: draft.id, postId: draft.postId, postTitle: post?.title ?? null, updatedAt: draft.updatedAt, own },
     values: { title, content, sources, period, tags, summary, pendingImage: draft.imageKey ?? "" },
@@ -46,7 +48,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const access = await openDraft(request, params.draftId);
   let answer: FormAnswer;
   if (isMultipartUpload(request)) {
-    if (access.draft.postId) throw data(null, { status: 400 });
     answer = await withUploadedForm(access.user.id, request, (read) => answerArticleForm(access.user, read, access));
   } else {
     const form = await readForm(request);

@@ -85,10 +85,12 @@ async function answerChange(permission: ChangePermission, request: Request, form
   }
   // A pending edit kept as a draft, or previewed: the article stays as readers see it.
   if (intent === "draft" || intent === "preview") {
-    const answer = await answerEditForm(permission, form, intent);
-    if (!answer.ok) return refused(answer, editedValues(form));
+    const answer = await answerEditForm(permission, form, intent, image);
+    // A new image is kept as a pending upload (the answer's values name it), so it need not be picked again.
+    const kept = "values" in answer ? answer.values?.pendingImage : undefined;
+    if (!answer.ok) return refused({ ...answer, pendingImage: kept || answer.pendingImage }, editedValues(form));
     if ("redirect" in answer) return redirectWithNotice(answer.redirect, answer.notice);
-    return { ...NOTHING_TO_SHOW, values: editedValues(form), preview: answer.preview };
+    return { ...NOTHING_TO_SHOW, values: { ...editedValues(form), pendingImage: kept ?? "" }, preview: answer.preview };
   }
   const result = await ifStorageFails(
     async () => (intent === "delete" ? await removePost(permission) : intent === "save" ? await savePost(permission, form, image) : null),
@@ -112,18 +114,18 @@ async function answerChange(permission: ChangePermission, request: Request, form
  */
 async function keptFromGoneArticle(user: CurrentUser | null, request: Request) {
   if (!user) throw data(null, { status: 404 });
-  if (isMultipartUpload(request)) return withUploadedForm(user.id, request, (read) => keptFromForm(user, read.refusal ? null : read.fields));
+  if (isMultipartUpload(request)) return withUploadedForm(user.id, request, (read) => keptFromForm(user, read.refusal ? null : read.fields, read.input.image));
   // The edit form's buttons send urlencoded forms too (an older page); anything else (or unreadable) is answered as before it was read.
   const urlencoded = request.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded");
-  return keptFromForm(user, urlencoded ? await readForm(request).catch(() => null) : null);
+  return keptFromForm(user, urlencoded ? await readForm(request).catch(() => null) : null, null);
 }
 
-async function keptFromForm(user: CurrentUser, form: FormData | null) {
+async function keptFromForm(user: CurrentUser, form: FormData | null, image: Uint8Array | null) {
   if (!form) throw data(null, { status: 404 });
   const intent = form.get("intent");
   // Only the edit form's own buttons (it always carries the revision it was opened at); anything else gets the plain 404.
   if ((intent !== "save" && intent !== "draft" && intent !== "preview") || !form.has("baseRevision")) throw data(null, { status: 404 });
-  const kept = await answerEditFormOfGoneArticle(user, form);
+  const kept = await answerEditFormOfGoneArticle(user, form, image);
   if (kept.ok && "redirect" in kept) return redirectWithNotice(kept.redirect, kept.notice);
   return data({ ...NOTHING_TO_SHOW, error: kept.ok ? null : kept.error, values: editedValues(form), gone: true }, { status: 404 });
 }

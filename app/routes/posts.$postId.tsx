@@ -22,7 +22,7 @@ import { ContentHint } from "~/components/editing/ContentHint";
 import { PassageFlags } from "~/components/editing/PassageFlags";
 import { PeriodField } from "~/components/editing/PeriodField";
 import { SourcesField } from "~/components/editing/SourcesField";
-import { ImagePicker } from "~/components/editing/ImagePicker";
+import { ImagePicker, NEW_IMAGE_LABEL } from "~/components/editing/ImagePicker";
 import { TagPicker } from "~/components/editing/TagPicker";
 import { SummaryField } from "~/components/forms/Field";
 import { FormError } from "~/components/forms/Messages";
@@ -200,13 +200,6 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
             {/* The tags come with the form (editsTags): none ticked is refused, as when creating. */}
             <input type="hidden" name="withTags" value="1" />
             <TagPicker initial={typed?.tags ?? post.tags} invalid={invalid.has("tags")} errorId="edit-error" />
-            {/* The article keeps its image unless a new one is picked; the old one stays in its history. */}
-            <ImagePicker
-              pendingImage={typed?.pendingImage ?? ""}
-              invalid={invalid.has("image")}
-              errorId="edit-error"
-              label="Nový obrázok (nepovinné; JPEG alebo PNG, menej ako 2 MB)"
-            />
             <PassageFlags postId={post.id} flags={flags} />
             <label htmlFor="edit-content">Text článku</label>
             <textarea
@@ -223,6 +216,9 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
             <ContentHint id="edit-content-hint" />
             <SourcesField defaultValue={typed?.sources ?? sourcesToTyped(post.sources)} invalid={invalid.has("sources")} errorId="edit-error" />
             <SummaryField defaultValue={typed?.summary ?? ""} invalid={invalid.has("summary")} errorId="edit-error" />
+            {/* Last, so that an oversized image cannot cut off the fields before it. The article keeps its image unless a new one
+                is picked; the old one stays in its history. */}
+            <ImagePicker pendingImage={typed?.pendingImage ?? ""} invalid={invalid.has("image")} errorId="edit-error" label={NEW_IMAGE_LABEL} />
           </Form>
         ) : (
           <>

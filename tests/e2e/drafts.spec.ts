@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { uniqueEmail } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
-import { expect, expectNoAxeViolations, isSameDocument, markDocument, snapshot, test, pageStatus } from "./fixtures";
+import { chooseTags, expect, expectNoAxeViolations, isSameDocument, markDocument, snapshot, test, pageStatus } from "./fixtures";
 
 const PASSWORD = "konceptove-heslo-1";
 
@@ -108,13 +108,20 @@ test("an author previews an edit, keeps it as a draft while readers see the arti
   await expect(dialog).toBeVisible();
   const articleUrl = new URL(page.url()).pathname;
 
+  // Every part the edit form changes is kept with the draft: a tag added, a new image.
   await dialog.getByRole("link", { name: "Edit" }).click();
   await page.getByPlaceholder("Edit content").fill("Nový text s <i>kurzívou</i>.");
+  await chooseTags(page, jsEnabled, ["Umenie"]);
+  await page.getByLabel(/Nový obrázok/).setInputFiles({ name: "nova.png", mimeType: "image/png", buffer: await makeImage("png", 640, 480) });
+  if (jsEnabled) await expect(page.locator(".image-preview img")).toBeVisible();
   await page.getByLabel("Čo ste zmenili?").fill("Nový text");
   await page.getByRole("button", { name: "Náhľad" }).click();
   const preview = page.getByRole("region", { name: "Náhľad — článok ešte nie je uverejnený" });
   await expect(preview.locator(".post-content i")).toHaveText("kurzívou");
-  await expect(preview.locator(".post-tags li")).toHaveText(["Osobnosti"]);
+  // Without JavaScript, in the picker's order.
+  const tags = jsEnabled ? ["Osobnosti", "Umenie"] : ["Umenie", "Osobnosti"];
+  await expect(preview.locator(".post-tags li")).toHaveText(tags);
+  await expect(preview.locator("img.article-preview-image")).toHaveAttribute("width", "640");
   await expect(page.getByPlaceholder("Edit content")).toHaveValue("Nový text s <i>kurzívou</i>.");
   if (jsEnabled) await expectNoAxeViolations(page);
   await snapshot(page, testInfo, "edit-preview");
@@ -123,6 +130,7 @@ test("an author previews an edit, keeps it as a draft while readers see the arti
   await expect(page).toHaveURL(/\/drafts\/[\w-]+\?done=saved$/);
   await expect(page.getByRole("heading", { name: "Koncept úpravy článku" })).toBeVisible();
   await expect(page.getByLabel("Čo ste zmenili?")).toHaveValue("Nový text");
+  await expect(page.locator(".image-preview img")).toBeVisible();
   if (jsEnabled) await expectNoAxeViolations(page);
 
   // Readers (another browser, signed out) see the article as it was.
@@ -134,6 +142,8 @@ test("an author previews an edit, keeps it as a draft while readers see the arti
   await page.getByRole("button", { name: "Uverejniť" }).click();
   await expect(page).toHaveURL(new RegExp(`${articleUrl}$`));
   await expect(page.getByRole("dialog", { name: title }).locator(".post-content i")).toHaveText("kurzívou");
+  await expect(page.getByRole("dialog", { name: title }).locator(".post-tags li")).toHaveText(tags);
+  await expect(page.getByRole("dialog", { name: title }).locator("img.overlay-image")).toHaveAttribute("width", "640");
   await open(page, `${articleUrl}/history`, jsEnabled);
   await expect(page.locator(".history-table tbody tr").first()).toContainText("Nový text");
 });

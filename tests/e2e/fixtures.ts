@@ -57,3 +57,9 @@ export async function signIn(page: Page, email: string, jsEnabled: boolean, pass
   await expect(page.locator(".nav-signout").first()).toBeAttached();
   if (jsEnabled) await page.waitForLoadState("networkidle");
 }
+
+/** Tick `tags` in an article form's tag picker: chosen from its list with JavaScript, its checkboxes without. */
+export async function chooseTags(page: Page, jsEnabled: boolean, tags: string[]) {
+  if (jsEnabled) for (const tag of tags) await page.getByLabel(/^Tagy/).selectOption(tag);
+  else for (const tag of tags) await page.getByRole("checkbox", { name: tag, exact: true }).check();
+}

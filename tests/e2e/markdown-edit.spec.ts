@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { registerUser } from "../../scripts/lib/client";
 import { makeImage } from "../../scripts/lib/images";
-import { expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
+import { chooseTags, expect, expectNoAxeViolations, snapshot, test } from "./fixtures";
 
 const MARKDOWN = [
   "Misia prišla na **pozvanie** kniežaťa [1].",
@@ -18,11 +18,6 @@ const MARKDOWN = [
 async function open(page: Page, path: string, jsEnabled: boolean) {
   await page.goto(path);
   if (jsEnabled) await page.waitForLoadState("networkidle");
-}
-
-async function chooseTags(page: Page, jsEnabled: boolean, tags: string[]) {
-  if (jsEnabled) for (const tag of tags) await page.getByLabel(/^Tagy/).selectOption(tag);
-  else for (const tag of tags) await page.getByRole("checkbox", { name: tag, exact: true }).check();
 }
 
 test("an author writes in Markdown, then edits the article's tags, image and period, and the comparison shows each", async ({ page, jsEnabled }, testInfo) => {

@@ -5,7 +5,7 @@ import { DRAFT_FIELDS, draftSchema, NEW_POST_FIELDS, newPostSchema } from "~/lib
 import { CONTENT_MAX_LENGTH, MESSAGES, TITLE_MAX_LENGTH } from "~/lib/rules";
 import { ContentHint } from "./ContentHint";
 import { Field, SummaryField } from "~/components/forms/Field";
-import { ImagePicker } from "./ImagePicker";
+import { ImagePicker, NEW_IMAGE_LABEL } from "./ImagePicker";
 import { PeriodField } from "./PeriodField";
 import { FormError } from "~/components/forms/Messages";
 import { SourcesField } from "./SourcesField";
@@ -23,7 +23,7 @@ export type ArticleFormValues = {
 };
 
 type Props = {
-  /** A pending edit of a published article (title, text, sources, summary), or a new article (with tags and image). */
+  /** A pending edit of a published article (with its summary, and an optional new image), or a new article. */
   edit?: boolean;
   values: Partial<ArticleFormValues> | undefined;
   /** The server's refusal: its message and the fields it marks. */
@@ -76,7 +76,7 @@ export function ArticleForm({ edit = false, values, refused, readOnly = false, a
     <Form
       method="post"
       action={action}
-      encType={edit ? "application/x-www-form-urlencoded" : "multipart/form-data"}
+      encType="multipart/form-data"
       noValidate
       key={JSON.stringify(values ?? null)}
       className="create-form"
@@ -110,14 +110,13 @@ export function ArticleForm({ edit = false, values, refused, readOnly = false, a
           />
           <ContentHint id="content-hint" />
         </div>
-        {!edit && <TagPicker initial={values?.tags ?? []} invalid={invalid("tags")} errorId="create-error" />}
+        {/* A pending edit brings its tags (editsTags): none ticked is refused when it is published, as when creating. */}
+        {edit && <input type="hidden" name="withTags" value="1" />}
+        <TagPicker initial={values?.tags ?? []} invalid={invalid("tags")} errorId="create-error" />
         <SourcesField defaultValue={values?.sources} invalid={invalid("sources")} errorId="create-error" />
-        {edit ? (
-          <SummaryField defaultValue={values?.summary ?? ""} invalid={invalid("summary")} errorId="create-error" />
-        ) : (
-          // Last, so that an oversized image cannot cut off the fields before it.
-          <ImagePicker pendingImage={values?.pendingImage ?? ""} invalid={invalid("image")} errorId="create-error" />
-        )}
+        {edit && <SummaryField defaultValue={values?.summary ?? ""} invalid={invalid("summary")} errorId="create-error" />}
+        {/* Last, so that an oversized image cannot cut off the fields before it. */}
+        <ImagePicker pendingImage={values?.pendingImage ?? ""} invalid={invalid("image")} errorId="create-error" label={edit ? NEW_IMAGE_LABEL : undefined} />
         {!readOnly && <DraftButtons busy={busy} />}
       </fieldset>
     </Form>

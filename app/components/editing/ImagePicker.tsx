@@ -17,6 +17,9 @@ type Upload =
  * An image kept from a refused form (`pendingImage`) need not be picked again.
  * The edit form's `label` says the image is a new one, and optional.
  */
+/** The edit forms' label: the article keeps its image unless a new one is picked. */
+export const NEW_IMAGE_LABEL = "Nový obrázok (nepovinné; JPEG alebo PNG, menej ako 2\u00a0MB)";
+
 export function ImagePicker({ pendingImage, invalid, errorId, label = "Obrázok (JPEG alebo PNG, menej ako 2\u00a0MB)" }: Props) {
   const [upload, setUpload] = useState<Upload>(pendingImage ? { state: "done", key: pendingImage, sentAhead: false } : { state: "idle" });
   const request = useRef<XMLHttpRequest | null>(null);

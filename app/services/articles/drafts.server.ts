@@ -1,7 +1,7 @@
 import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, formIntent, type ArticlePreview } from "~/lib/drafts";
 import type { Notice } from "~/lib/notices";
-import { checkForm, DRAFT_FIELDS, draftSchema, formProblem } from "~/lib/forms";
-import { BUSY_FORM_MESSAGE, BUSY_MESSAGE, POST_MESSAGES, typedFields } from "~/lib/rules";
+import { checkForm, DRAFT_FIELDS, draftSchema, editsTags, formProblem } from "~/lib/forms";
+import { BUSY_FORM_MESSAGE, BUSY_MESSAGE, POST_MESSAGES, typedFields, typedText } from "~/lib/rules";
 import { tidyPeriod } from "~/lib/time/periods";
 import { sourcesFrom } from "~/lib/sources";
 import { inTransaction } from "~/db/connection.server";
@@ -22,6 +22,7 @@ import {
   savePost,
   storedContent,
   type ChangePermission,
+  type DraftToPublish,
   type PostFormInput,
   type PostRefusal,
   type PostResult,
@@ -172,14 +173,14 @@ export function editTarget(postId: string, baseRevision: FormDataEntryValue | nu
  * The article as readers would see it, from the form as typed: the body
  * sanitised by the same worker as a published one, the sources numbered,
  * the image (a new file is kept as a pending upload, so the form need not
- * send it again). `fixed` is what the form does not change (a pending
- * edit's tags and image, the draft's own image). Nothing else is stored.
+ * send it again). `fixed` is the image shown when the form brings none
+ * (the draft's own, or the article's). Nothing else is stored.
  * Bounded by the draft rules and PREVIEWS_PER_HOUR.
  */
 export async function previewArticle(
   user: CurrentUser,
   input: DraftInput,
-  fixed: { tags?: string[]; image: DraftImage | null },
+  fixed: { image: DraftImage | null },
 ): Promise<{ ok: true; preview: ArticlePreview; values: DraftValues } | DraftRefusal> {
   const values = valuesOf(input);
   const checked = checkDraft(input);
@@ -198,7 +199,7 @@ export async function previewArticle(
     content: content.html,
     sources: sourcesFrom(input.sources),
     period: tidyPeriod(input.period),
-    tags: fixed.tags ?? input.tags,
+    tags: input.tags,
     image: image.image ? { key: image.image.key, width: image.image.width, height: image.image.height } : fixed.image,
   };
   return { ok: true, preview, values };
@@ -229,8 +230,45 @@ export async function publishDraft(access: DraftAccess | undefined, input: Draft
     if (!permission.ok) return permission;
     return publishEdit(permission, draft, input, values);
   }
+  const removal = draftRemoval(draft);
+  const published = await publishPost(user.id, { ...input, pendingImage: newPendingImage(draft, input) }, removal);
+  // Refused, the form shows the image it will publish with: a new one kept as a pending upload, else the draft's own.
+  if (!published.ok) return { ...published, values: { ...values, ...published.values, pendingImage: published.values?.pendingImage || (draft.imageKey ?? "") } };
+  await removal.removeReplaced();
+  return { ok: true, postId: published.id };
+}
+
+/** A pending edit published: the article's next revision, with its tags and (a new one, or the draft's) image. */
+async function publishEdit(permission: ChangePermission, draft: Draft, input: DraftInput, values: DraftValues): Promise<PostResult<{ postId: string }> | DraftRefusal> {
+  const form = new FormData();
+  for (const name of ["title", "content", "sources", "period", "summary"] as const) form.set(name, input[name]);
+  form.set("baseRevision", String(draft.baseRevision ?? ""));
+  form.set("withTags", "1");
+  for (const tag of input.tags) form.append("tags", tag);
+  form.set("pendingImage", newPendingImage(draft, input));
+  const removal = draftRemoval(draft);
+  const saved = await savePost(permission, form, input.image, removal);
+  // Others saved since the draft's base: the answer shows the difference, and the next publish is based on what it showed (as the edit form's is).
+  if (!saved.ok && saved.status === 409 && saved.conflict) rebaseDraft(draft.id, saved.conflict.base);
+  // Refused, the form shows the image it will publish with: a new one kept as a pending upload, else the draft's own.
+  if (!saved.ok) return { ...saved, values: { ...values, pendingImage: saved.pendingImage || (draft.imageKey ?? "") } };
+  await removal.removeReplaced();
+  return { ok: true, postId: permission.post.id };
+}
+
+/** The form's image sent ahead, unless it is the draft's own (sent back by the form): that is no new image. */
+function newPendingImage(draft: Draft, input: DraftInput): string {
+  return input.pendingImage === draft.imageKey ? "" : input.pendingImage;
+}
+
+/**
+ * A published draft's row, removed in the article's transaction; its image
+ * goes with it unless the article took it (marked loose there, its files
+ * removed after the commit by `removeReplaced`).
+ */
+function draftRemoval(draft: Draft): DraftToPublish & { removeReplaced: () => Promise<void> } {
   let replaced: string | null = null;
-  const published = await publishPost(user.id, { ...input, pendingImage: input.pendingImage === draft.imageKey ? "" : input.pendingImage }, {
+  return {
     image: imageOf(draft),
     remove: (usedImage) => {
       const image = deleteDraft(draft.id);
@@ -238,24 +276,10 @@ export async function publishDraft(access: DraftAccess | undefined, input: Draft
       if (image && image !== usedImage) markImageLoose((replaced = image));
       return true;
     },
-  });
-  // Refused, the form shows the image it will publish with: a new one kept as a pending upload, else the draft's own.
-  if (!published.ok) return { ...published, values: { ...values, ...published.values, pendingImage: published.values?.pendingImage || (draft.imageKey ?? "") } };
-  if (replaced) await deleteImage(replaced);
-  return { ok: true, postId: published.id };
-}
-
-async function publishEdit(permission: ChangePermission, draft: Draft, input: DraftInput, values: DraftValues): Promise<PostResult<{ postId: string }> | DraftRefusal> {
-  const form = new FormData();
-  for (const name of ["title", "content", "sources", "period", "summary"] as const) form.set(name, input[name]);
-  form.set("baseRevision", String(draft.baseRevision ?? ""));
-  const saved = await savePost(permission, form);
-  // Others saved since the draft's base: the answer shows the difference, and the next publish is based on what it showed (as the edit form's is).
-  if (!saved.ok && saved.status === 409 && saved.conflict) rebaseDraft(draft.id, saved.conflict.base);
-  if (!saved.ok) return { ...saved, values };
-  // After the revision: a crash in between leaves the draft, never loses the edit.
-  deleteDraft(draft.id);
-  return { ok: true, postId: permission.post.id };
+    removeReplaced: async () => {
+      if (replaced) await deleteImage(replaced);
+    },
+  };
 }
 
 /** Delete a draft and its image's files (marked loose with the row's removal, as an article's are). */
@@ -281,7 +305,7 @@ function draftSaved(result: PostResult<{ id: string }> | DraftRefusal): FormAnsw
   return result.ok ? { ok: true, redirect: `/drafts/${result.id}?done=saved` } : result;
 }
 
-/** The create form, or a new article's draft (`access`), as read from its upload (post-upload.server.ts), by the button pressed. */
+/** The create form, or a draft's (`access`: a new article's, or a pending edit's), as read from its upload (post-upload.server.ts), by the button pressed. */
 export async function answerArticleForm(user: CurrentUser, read: PostFormRead, access?: DraftAccess): Promise<FormAnswer> {
   // Cut off while reading (the image comes last), or sent whole: either way an image came with the form.
   const imageSent = read.input.image !== null || read.refusal !== undefined;
@@ -302,8 +326,9 @@ async function answerReadForm(user: CurrentUser, read: PostFormRead, access?: Dr
   const input = { ...read.input, summary: "" };
   if (read.refusal) {
     const { status, error, invalid } = read.refusal;
-    return refuse(status, error, invalid, { ...keptValues(user.id, read.input), summary: "" });
+    return refuse(status, error, invalid, { ...keptValues(user.id, read.input), summary: typedText(String(read.fields.get("summary") ?? "")) });
   }
+  if (access && isEditDraftForm(access.draft, read.fields)) return answerEditDraftForm(access, read.fields, read.input.image);
   const intent = formIntent(read.intent);
   // The storage failing under any button: the form again, as typed (an image not yet kept must be picked again).
   const failed = (fault: StorageFault): FormAnswer => {
@@ -330,22 +355,31 @@ export function isOrphanedEdit(draft: Draft): boolean {
   return draft.postId === null && draft.baseRevision !== null;
 }
 
-/** A pending edit's draft page (an urlencoded form, also the one of an edit whose article was deleted since the page was opened), by the button pressed. */
-export async function answerEditDraftForm(access: DraftAccess, form: FormData): Promise<FormAnswer> {
-  const input = editInput(form);
-  const intent = formIntent(form.get("intent"));
+/**
+ * Whether a draft's form is a pending edit's: the draft of one, or of one
+ * whose article was deleted since its page was opened (that page's form
+ * says it edits tags; the page of such a draft opened later is the create form's).
+ */
+export function isEditDraftForm(draft: Draft, form: FormData): boolean {
+  return draft.postId !== null || (isOrphanedEdit(draft) && editsTags(form));
+}
+
+/** A pending edit's draft page (also the one of an edit whose article was deleted since the page was opened), by the button pressed; `image`: a new image's bytes. */
+export async function answerEditDraftForm(access: DraftAccess, form: FormData, image: Uint8Array | null = null): Promise<FormAnswer> {
   const postId = access.draft.postId;
+  const post = postId ? getPost(postId) : undefined;
+  const input = editInput(form, image, access.draft.tags.length > 0 ? access.draft.tags : (post?.tags ?? []));
+  const intent = formIntent(form.get("intent"));
   return ifStorageFails(async (): Promise<FormAnswer> => {
     // Its article deleted while the page was open: whatever the button, the text is kept as the new article's draft it now is.
-    const post = postId ? getPost(postId) : undefined;
     if (!post) return keepAsNewArticle(access.user, input, { access });
     if (intent === "draft") return draftSaved(await saveDraft(access.user, input, { access }));
-    if (intent === "preview") return previewArticle(access.user, input, { tags: post.tags, image: { key: post.image, width: post.imageWidth, height: post.imageHeight } });
+    if (intent === "preview") return previewArticle(access.user, input, { image: imageOf(access.draft) ?? { key: post.image, width: post.imageWidth, height: post.imageHeight } });
     const published = await publishDraft(access, input);
     // Deleted between the check above and the publish.
     if (!published.ok && published.status === 404 && !getPost(post.id)) return keepAsNewArticle(access.user, input, { access });
     return published.ok ? { ok: true, redirect: `/posts/${published.postId}`, notice: "saved" } : published;
-  }, keptEdit(input));
+  }, keptEdit(input, access.draft.imageKey));
 }
 
 /**
@@ -356,8 +390,8 @@ export async function answerEditDraftForm(access: DraftAccess, form: FormData): 
  * a hidden article by someone who may not see it, or to an id that never
  * existed, which must look alike.
  */
-export async function answerEditFormOfGoneArticle(user: CurrentUser, form: FormData): Promise<FormAnswer> {
-  const input = editInput(form);
+export async function answerEditFormOfGoneArticle(user: CurrentUser, form: FormData, image: Uint8Array | null): Promise<FormAnswer> {
+  const input = editInput(form, image, []);
   return ifStorageFails(() => keepAsNewArticle(user, input, { target: null }), keptEdit(input));
 }
 
@@ -375,25 +409,35 @@ async function keepAsNewArticle(user: CurrentUser, input: DraftInput, to: { acce
   return { ...saved, error: [DRAFT_MESSAGES.articleGoneNotSaved, saved.error].filter(Boolean).join(" "), values };
 }
 
-/** The article's edit form's "Uložiť koncept" and "Náhľad": a pending edit kept as a draft, or previewed; the article stays as readers see it. */
-export async function answerEditForm({ post, user }: ChangePermission, form: FormData, intent: "draft" | "preview"): Promise<FormAnswer> {
-  const input = editInput(form);
+/**
+ * The article's edit form's "Uložiť koncept" and "Náhľad" (`image`: a new
+ * image's bytes): a pending edit kept as a draft, with its tags and new
+ * image, or previewed; the article stays as readers see it.
+ */
+export async function answerEditForm({ post, user }: ChangePermission, form: FormData, intent: "draft" | "preview", image: Uint8Array | null): Promise<FormAnswer> {
+  const input = editInput(form, image, post.tags);
   return ifStorageFails(async () => {
     if (intent === "draft") return draftSaved(await saveDraft(user, input, { target: editTarget(post.id, form.get("baseRevision")) }));
-    // The edit form cannot change the image, and the article's layer shows it right above the preview.
-    return previewArticle(user, input, { tags: post.tags, image: null });
+    // Without a new image, the article's layer shows its own right above the preview.
+    return previewArticle(user, input, { image: null });
   }, keptEdit(input));
 }
 
-/** An edit form shown again as typed when the storage fails under it. */
-function keptEdit({ title, content, sources, period, summary, tags }: DraftInput) {
+/** An edit form shown again as typed when the storage fails under it: a new image must be picked again; a draft's `own` stays. */
+function keptEdit({ title, content, sources, period, summary, tags, image, pendingImage }: DraftInput, own: string | null = null) {
+  const kept = own !== null && pendingImage === own ? own : "";
+  const imageSent = image !== null || (pendingImage !== "" && !kept);
   return (fault: StorageFault): FormAnswer => {
-    const { status, error } = onForm(fault);
-    return refuse(status, error, [], { title, content, sources, period, summary, tags, pendingImage: "" });
+    const { status, error } = onForm(fault, { image: imageSent });
+    return refuse(status, error, imageSent ? ["image"] : [], { title, content, sources, period, summary, tags, pendingImage: kept });
   };
 }
 
-/** An edit form's fields as a draft's input (it has no tags or image of its own). */
-function editInput(form: FormData): DraftInput {
-  return { ...typedFields(form, ["title", "content", "sources", "period", "summary"]), tags: [], image: null, pendingImage: "" };
+/** An edit form's fields as a draft's input: its tags when it brings them (editsTags), else `tags`; a new image's bytes, or one sent ahead. */
+function editInput(form: FormData, image: Uint8Array | null, tags: string[]): DraftInput {
+  return {
+    ...typedFields(form, ["title", "content", "sources", "period", "summary", "pendingImage"]),
+    tags: editsTags(form) ? form.getAll("tags").map(String) : tags,
+    image,
+  };
 }

@@ -141,7 +141,8 @@ function checkNewPost(input: PostFormInput, image: "new" | "pending" | null): { 
 /**
  * A draft being published (~/services/articles/drafts.server): its image, used when
  * the form brings no other, and the removal of its row, in the new article's
- * transaction (told the image the article took; false when the draft is gone).
+ * (or the new revision's) transaction (told the image the article has now;
+ * false when the draft is gone).
  */
 export type DraftToPublish = { image: StoredImage | null; remove: (usedImage: string) => boolean };
 
@@ -278,16 +279,20 @@ export function mayChangePost(user: CurrentUser | null, postId: string): ChangeP
  * title, text, sources, period, tags when it brings them, and a new image:
  * `upload`, or one sent ahead as `pendingImage`) as its next revision, with
  * the editor's summary. The old image stays: the history still shows it.
+ * A pending edit's `draft` gives its image when the form brings none, and
+ * goes in the revision's transaction.
  */
-export async function savePost(permission: ChangePermission, form: FormData, upload: Uint8Array | null = null): Promise<PostResult> {
+export async function savePost(permission: ChangePermission, form: FormData, upload: Uint8Array | null = null, draft?: DraftToPublish): Promise<PostResult> {
+  const draftImage = draft?.image && draft.image.key !== permission.post.image ? draft.image : null;
   // Refused before it is decoded: what one article stores is bounded.
-  if ((upload || form.get("pendingImage")) && countHistoryImages(permission.post.id) >= HISTORY_MAX_IMAGES) {
+  if ((upload || form.get("pendingImage") || draftImage) && countHistoryImages(permission.post.id) >= HISTORY_MAX_IMAGES) {
     return refusal(400, POST_MESSAGES.historyImages, ["image"]);
   }
   // A new image is checked and kept first: whatever else is refused, the author need not pick it again.
-  const image = await newImage(permission.user.id, upload, String(form.get("pendingImage") ?? ""));
-  if (image && !image.ok) return image;
-  const refuse = (refused: PostRefusal): PostRefusal => (image ? { ...refused, pendingImage: image.key } : refused);
+  const sent = await newImage(permission.user.id, upload, String(form.get("pendingImage") ?? ""));
+  if (sent && !sent.ok) return sent;
+  const image: ImageChange | null = sent ?? (draftImage && { ...draftImage, pending: false });
+  const refuse = (refused: PostRefusal): PostRefusal => (sent ? { ...refused, pendingImage: sent.key } : refused);
   const checked = checkForm(editPostWithTagsSchema, editsTags(form) ? form : withTags(form, permission.post.tags));
   if (!checked.ok) {
     const problem = formProblem(checked.errors, EDIT_POST_FIELDS, POST_MESSAGES.emptyEdit)!;
@@ -307,11 +312,12 @@ export async function savePost(permission: ChangePermission, form: FormData, upl
   }
   const { title, sources, period, summary } = checked.value;
   const change = { title, content: content.html, contentSource: content.source, sources: sourcesFrom(sources), period, tags: checked.value.tags, image };
-  const written = writeRevision(permission, change, { summary, logAs: "editArticle", base });
+  const written = writeRevision(permission, change, { summary, logAs: "editArticle", base, draft });
   if (written === true) return { ok: true };
-  // Nothing was written, so nothing counts: the image sent ahead is gone, or someone saved while the text was being sanitised.
+  // Nothing was written, so nothing counts: the image sent ahead or the draft is gone, or someone saved while the text was being sanitised.
   release(quota);
   if (written === "imageGone") return refusal(400, POST_MESSAGES.pendingImageGone, ["image"]);
+  if (written === "draftGone") return refusal(404, "");
   return refuse(await staleEdit(permission, base, form));
 }
 
@@ -355,24 +361,31 @@ async function staleEdit({ post, user }: ChangePermission, base: number | null, 
  * Write an article's new title, stored content (with its source), sources, period and (when given) tags and image as its next
  * revision (the search index and the page cache's stamp follow, in the posts
  * model); an admin's change of someone else's article goes into the
- * moderation log in the same transaction. The caller has checked the
- * values and counted the edit. An edit names the revision it is `base`d on:
- * when that is no longer the current one, nothing is written (false); nor
- * when its pending image is gone ("imageGone").
+ * moderation log in the same transaction, as does the removal of the
+ * pending edit's `draft` it comes from. The caller has checked the values
+ * and counted the edit. An edit names the revision it is `base`d on: when
+ * that is no longer the current one, nothing is written (false); nor when
+ * its pending image is gone ("imageGone"), nor its draft ("draftGone").
  */
 export function writeRevision(
   { post, user }: ChangePermission,
   { image, ...change }: { title: string; content: string; contentSource: string | null; sources: Source[]; period: string; tags?: string[]; image?: ImageChange | null },
-  edit: { summary: string; logAs: "editArticle" | "restoreArticle"; detail?: string; base?: number },
-): boolean | "imageGone" {
-  return inTransaction(() => {
-    if (edit.base !== undefined && isStale(post.id, edit.base)) return false;
-    if (image?.pending && !takePendingImage(image.key)) return "imageGone";
-    const newImage = image && image.key !== post.image ? { key: image.key, width: image.width, height: image.height } : undefined;
-    updatePost(post.id, { ...change, image: newImage, excerpt: excerptOf(change.content) }, { editorId: user.id, summary: edit.summary });
-    if (user.id !== post.authorId) logModeration(user, edit.logAs, { post, user: author(post), detail: edit.detail });
-    return true;
-  });
+  edit: { summary: string; logAs: "editArticle" | "restoreArticle"; detail?: string; base?: number; draft?: DraftToPublish },
+): boolean | "imageGone" | "draftGone" {
+  try {
+    return inTransaction(() => {
+      if (edit.base !== undefined && isStale(post.id, edit.base)) return false;
+      if (image?.pending && !takePendingImage(image.key)) return "imageGone";
+      const newImage = image && image.key !== post.image ? { key: image.key, width: image.width, height: image.height } : undefined;
+      updatePost(post.id, { ...change, image: newImage, excerpt: excerptOf(change.content) }, { editorId: user.id, summary: edit.summary });
+      if (user.id !== post.authorId) logModeration(user, edit.logAs, { post, user: author(post), detail: edit.detail });
+      if (edit.draft && !edit.draft.remove(newImage?.key ?? post.image)) throw new DraftGoneError();
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof DraftGoneError) return "draftGone";
+    throw error;
+  }
 }
 
 /**
