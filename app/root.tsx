@@ -9,6 +9,7 @@ import {
   useNavigation,
 } from "@remix-run/react";
 import { ActionNotice } from "~/components/layout/ActionNotice";
+import { BroughtNoticeProvider } from "~/components/layout/BroughtNotice";
 import { ErrorPage } from "~/components/layout/ErrorPage";
 import { SiteFooter } from "~/components/layout/SiteFooter";
 import { SiteHeader } from "~/components/layout/SiteHeader";
@@ -23,7 +24,7 @@ import stylesheet from "~/styles/app.css?url";
 /** The current user, read once per request and handed to the routes that need it. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getCurrentUser(request);
-  // The word after an action, taken as it is shown (notice.server.ts).
+  // The word after an action, taken as it is shown (notice.server.ts): the toast's, or the page's own.
   const taken = await takeNotice(request);
   const root = {
     user: user && ({ id: user.id, displayName: user.displayName, isAdmin: user.isAdmin } satisfies SignedInUser),
@@ -57,9 +58,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Preskočiť na obsah
         </a>
         <SiteHeader />
-        {children}
-        <SiteFooter />
-        <ActionNotice />
+        <BroughtNoticeProvider>
+          {children}
+          <SiteFooter />
+          <ActionNotice />
+        </BroughtNoticeProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -26,12 +26,14 @@ export const DRAFT_MESSAGES = {
   articleGoneNotSaved: "Článok, ktorý ste upravovali, bol medzitým odstránený. Váš text je vo formulári nižšie, ale nepodarilo sa ho uložiť:",
 } as const;
 
-/** What a draft page says after a change went through (?done=…): fixed texts, so the address cannot put words on the page. */
-export const DRAFT_DONE = {
-  saved: "Koncept je uložený. Čitatelia ho nevidia.",
+/** What a draft page says after a change went through (in its status line: app/lib/notices.ts). */
+export const DRAFT_NOTICES = {
+  draftSaved: "Koncept je uložený. Čitatelia ho nevidia.",
   // A pending edit whose article was deleted meanwhile: what was typed is now a new article's draft.
   articleGone: "Článok, ktorý ste upravovali, bol medzitým odstránený. Váš text sme uložili ako koncept nového článku: ak ho chcete uverejniť, doplňte tagy a obrázok.",
 } as const;
+
+export type DraftNotice = keyof typeof DRAFT_NOTICES;
 
 /** The preview region's label. */
 export const PREVIEW_LABEL = "Náhľad — článok ešte nie je uverejnený";

@@ -1,13 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DisplayNameField, Field, NewPasswordFields } from "~/components/forms/Field";
 import { ArticleList, FormError, Notice } from "~/components/forms/Messages";
 import { Pager } from "~/components/layout/Pager";
+import { useBroughtNotice } from "~/components/layout/BroughtNotice";
 import { useFocusFirstError } from "~/components/forms/useFocusFirstError";
 import { formatDate, formatDateAtTime, formatDateTime, isoTime } from "~/lib/time/dates";
 import { DRAFTS_PER_ACCOUNT, draftKind } from "~/lib/drafts";
 import { articleCount, pageWindow, parsePage } from "~/lib/moderation/moderation";
+import { ACCOUNT_NOTICES, type AccountNotice } from "~/lib/notices";
 import { UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { describeUserAgent } from "~/lib/user-agent";
@@ -21,18 +23,10 @@ import { readsOf } from "~/services/articles/reads.server";
 import { readForm } from "~/services/platform/forms.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
 import { endSession, endSessionOf, requireSession, sessionsOf } from "~/services/platform/session.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 import { requesterFor } from "~/services/accounts/trusted-devices.server";
 
 const ARTICLES_PER_PAGE = 20;
-
-/** What the page says after a change went through (?done=…): fixed texts, so the address cannot put words on the page. */
-const DONE = {
-  rename: "Meno je zmenené.",
-  password: "Heslo je zmenené. Ostatné zariadenia sú odhlásené.",
-  endSession: "Zariadenie je odhlásené.",
-  draftDeleted: "Koncept je zmazaný.",
-  confirmationSent: "Odkaz na potvrdenie e-mailovej adresy sme poslali. Platí 24 hodín. Ak e-mail nevidíte, pozrite sa aj do priečinka so spamom.",
-} as const;
 
 type Intent = "rename" | "password" | "resendConfirmation";
 
@@ -41,7 +35,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const total = countPostsOf(user.id);
   const window = pageWindow(parsePage(params.get("page")), total, ARTICLES_PER_PAGE);
-  const done = params.get("done");
   const rows = listPostsOf(user.id, window);
   return {
     account: { displayName: user.displayName, email: user.email, isAdmin: user.isAdmin, emailConfirmed: user.emailConfirmedAt !== null },
@@ -49,7 +42,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // All of them: an account keeps at most DRAFTS_PER_ACCOUNT.
     drafts: listDraftsOf(user.id, DRAFTS_PER_ACCOUNT),
     sessions: sessionsOf(user.id, idHash).map((s) => ({ ...s, device: describeUserAgent(s.userAgent) })),
-    notice: done && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null,
     statements: countStatementsOf(user.id),
   };
 }
@@ -62,12 +54,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "endSession") {
     // Only a session of this account; any other handle changes nothing.
     endSessionOf(session.user.id, String(form.get("session") ?? ""));
-    return redirect("/account?done=endSession#zariadenia", 303);
+    return redirectWithNotice<AccountNotice>("/account#zariadenia", "endSession");
   }
   if (intent === "resendConfirmation") {
     const sent = await ifStorageFails(() => resendConfirmationLink(session.user, context.clientAddress), asRefusal);
     // An address confirmed meanwhile (another tab, the link) needs no link: nothing was sent.
-    if (sent.ok) return redirect(session.user.emailConfirmedAt === null ? "/account?done=confirmationSent" : "/account", 303);
+    if (sent.ok) return redirectWithNotice<AccountNotice>("/account", session.user.emailConfirmedAt === null ? "confirmationSent" : undefined);
     return data({ intent: "resendConfirmation" as Intent, error: sent.error, invalid: [] as string[], values: {} }, { status: sent.status, headers: retryAfter(sent.status) });
   }
   if (intent !== "rename" && intent !== "password") return data({ intent: null, error: UNKNOWN_ACTION_MESSAGE, invalid: [], values: {} }, { status: 400 });
@@ -78,13 +70,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
         : changePassword(session, form, await requesterFor(request, context.clientAddress, { userId: session.user.id })),
     (fault) => asRefusal(intent === "rename" ? onForm(fault) : fault),
   );
-  if (result.ok) return redirect(`/account?done=${intent}`, 303);
+  if (result.ok) return redirectWithNotice<AccountNotice>("/account", intent);
   const values = intent === "rename" ? { displayName: String(form.get("displayName") ?? "") } : {};
   return data({ intent: intent as Intent, error: result.error, invalid: result.invalid, values }, { status: result.status, headers: retryAfter(result.status) });
 }
 
 export default function Account() {
-  const { account, articles, drafts, sessions, notice, statements } = useLoaderData<typeof loader>();
+  const { account, articles, drafts, sessions, statements } = useLoaderData<typeof loader>();
+  const notice = useBroughtNotice(ACCOUNT_NOTICES);
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const failed = (intent: Intent) => (result?.intent === intent ? result : undefined);

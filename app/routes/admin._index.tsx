@@ -1,13 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AdminNav, AccountStatus, MailStatus } from "~/components/moderation/Admin";
 import { ConflictsEditor } from "~/components/moderation/ConflictsEditor";
 import { AppealQueue, ReportQueue } from "~/components/moderation/ReportQueue";
 import { FormError, Notice } from "~/components/forms/Messages";
 import { Pager } from "~/components/layout/Pager";
+import { useBroughtNotice } from "~/components/layout/BroughtNotice";
 import { formatDate, formatDateTime, isoTime } from "~/lib/time/dates";
 import { pageWindow, parsePage } from "~/lib/moderation/moderation";
+import { ADMIN_NOTICES, type AdminNotice } from "~/lib/notices";
 import { showHiddenControls, UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { showNonAscii } from "~/lib/text/text-controls";
@@ -23,6 +25,7 @@ import { decideReports, reportQueue } from "~/services/moderation/moderation-dec
 import { siteReads } from "~/services/articles/reads.server";
 import { READ_WINDOWS, readCount } from "~/lib/reads";
 import { requireAdmin } from "~/services/platform/session.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 
 const ACCOUNTS_PER_PAGE = 25;
 const REPORTS_SHOWN = 100;
@@ -32,20 +35,12 @@ const MOST_READ_SHOWN = 10;
 /** Longest search the page takes: a name or an e-mail is shorter. */
 const QUERY_MAX_LENGTH = 100;
 
-/** What /admin?done=… says after a decision (the redirect that follows a form). */
-const DONE = {
-  decided: "Rozhodnutie je zapísané; nahlasovatelia a autor ho uvidia vo svojom účte a dostanú e-mail, ak majú potvrdenú adresu.",
-  appeal: "Rozhodnutie o námietke je zapísané; autor ho uvidí vo svojom účte a dostane e-mail, ak má potvrdenú adresu.",
-  conflict: "Aktuálne konflikty sú uložené.",
-} as const;
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const params = new URL(request.url).searchParams;
   const query = (params.get("q") ?? "").trim().slice(0, QUERY_MAX_LENGTH);
   const total = countAccounts(query);
   const window = pageWindow(parsePage(params.get("page")), total, ACCOUNTS_PER_PAGE);
-  const done = params.get("done");
   const readsBy = params.get("reads") === String(READ_WINDOWS.week) ? "week" : "month";
   return {
     query,
@@ -55,7 +50,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     mail: mailOutboxStatus(),
     conflicts: conflictsForAdmin(),
     reads: { by: readsBy, ...siteReads(readsBy, MOST_READ_SHOWN) },
-    notice: done && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null,
   };
 }
 
@@ -75,13 +69,13 @@ export async function action({ request }: ActionFunctionArgs) {
     const appeal = intent === "decideAppeal" ? { appeal: appealId, reason: values.reason, error: result.error } : null;
     return data({ error: result.error, invalid, values, appeal }, { status: result.status, headers: retryAfter(result.status) });
   }
-  const back = new URL(request.url);
-  back.searchParams.set("done", intent === "decide" ? "decided" : "appeal");
-  return redirect(`/admin${back.search}`, 303);
+  // Back to the page as it was (the accounts' search and page, the reads' period).
+  return redirectWithNotice<AdminNotice>(`/admin${new URL(request.url).search}`, intent === "decide" ? "decided" : "appeal");
 }
 
 export default function Admin() {
-  const { query, accounts, reports, appeals, notice, mail, conflicts, reads } = useLoaderData<typeof loader>();
+  const { query, accounts, reports, appeals, mail, conflicts, reads } = useLoaderData<typeof loader>();
+  const notice = useBroughtNotice(ADMIN_NOTICES);
   const result = useActionData<typeof action>();
   const location = useLocation();
   const hrefOf = (page: number) => `/admin?${new URLSearchParams({ ...(query && { q: query }), page: String(page) })}`;
@@ -184,7 +178,6 @@ function MostRead({ reads, search }: { reads: SerializeFrom<typeof loader>["read
   // The other period's address keeps the rest of the page's (the accounts' search and page).
   const hrefBy = (days: number) => {
     const params = new URLSearchParams(search);
-    params.delete("done");
     if (days === month) params.delete("reads");
     else params.set("reads", String(days));
     const query = params.toString();

@@ -1,14 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminNav } from "~/components/moderation/Admin";
 import { ConflictsEditor } from "~/components/moderation/ConflictsEditor";
 import { conflictValues } from "~/lib/conflicts";
+import type { AdminNotice } from "~/lib/notices";
 import { pageTitle } from "~/lib/site";
 import { retryAfter } from "~/services/platform/concurrency.server";
 import { conflictsForAdmin, removeConflict, saveConflict, type ConflictResult } from "~/services/articles/conflicts.server";
 import { readForm } from "~/services/platform/forms.server";
 import { requireAdmin } from "~/services/platform/session.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 import { asRefusal, ifStorageFails } from "~/services/platform/storage-fault.server";
 
 /** The admins' forms of "Aktuálne konflikty" post here; /admin shows the same forms. A refused form is shown again here, as typed. */
@@ -28,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
     async (): Promise<ConflictResult> => (intent === "delete" && id !== null ? removeConflict(admin, id) : saveConflict(admin, id, form)),
     (fault) => ({ ...asRefusal(fault), invalid: [], values: conflictValues(form), id }),
   );
-  if (result.ok) return redirect("/admin?done=conflict#konflikty", 303);
+  if (result.ok) return redirectWithNotice<AdminNotice>("/admin#konflikty", "conflict");
   const { status, error, invalid, values } = result;
   return data({ refused: { id: result.id, error, invalid, values } }, { status, headers: retryAfter(status) });
 }

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AccountStatus, AdminNav } from "~/components/moderation/Admin";
 import { ConfirmAction } from "~/components/forms/ConfirmAction";
 import { ReasonField } from "~/components/moderation/ReportQueue";
 import { ArticleList, FormError, Notice } from "~/components/forms/Messages";
+import { useBroughtNotice } from "~/components/layout/BroughtNotice";
 import { formatDate, formatDateTime, isoTime } from "~/lib/time/dates";
 import { ACCOUNT_ACTIONS, articleCount, isAccountAction, type AccountAction } from "~/lib/moderation/moderation";
 import { UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
@@ -17,6 +18,7 @@ import { readForm } from "~/services/platform/forms.server";
 import { asRefusal, ifStorageFails } from "~/services/platform/storage-fault.server";
 import { moderateAccount } from "~/services/moderation/moderation.server";
 import { requireAdmin } from "~/services/platform/session.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 
 const ARTICLES_SHOWN = 10;
 
@@ -24,13 +26,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const account = getAccount(params.userId ?? "");
   if (!account) throw data(null, { status: 404 });
-  const done = new URL(request.url).searchParams.get("done");
   return {
     account,
     self: account.id === admin.id,
     articles: listPostsOf(account.id, { offset: 0, limit: ARTICLES_SHOWN }),
     reports: { sent: countReportsBy(account.id), abusive: countAbusiveReportsBy(account.id) },
-    notice: isAccountAction(done) ? ACCOUNT_ACTIONS[done].done : null,
   };
 }
 
@@ -48,7 +48,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const askAgain = takesReason(intent) && [400, 503, 507].includes(result.status);
     return data({ error: result.error, confirm: askAgain ? intent : null, reason }, { status: result.status, headers: retryAfter(result.status) });
   }
-  return redirect(`/admin/users/${params.userId}?done=${intent}`, 303);
+  return redirectWithNotice<AccountAction>(`/admin/users/${params.userId}`, intent);
 }
 
 /** Disabling and removing the articles are decisions its owner is told the reason of. */
@@ -68,7 +68,8 @@ function actionsFor(account: { isAdmin: boolean; disabledAt: number | null; arti
 }
 
 export default function AdminAccount() {
-  const { account, self, articles, notice, reports } = useLoaderData<typeof loader>();
+  const { account, self, articles, reports } = useLoaderData<typeof loader>();
+  const notice = useBroughtNotice(ACCOUNT_ACTIONS)?.done;
   const result = useActionData<typeof action>();
   const question = (action: AccountAction) => ACCOUNT_ACTIONS[action].confirm.replace("{name}", account.displayName).replace("{count}", articleCount(account.articles));
   return (

@@ -5,7 +5,7 @@ import { ArticleForm } from "~/components/editing/ArticleForm";
 import { ArticlePreview } from "~/components/articles/ArticlePreview";
 import { pageTitle } from "~/lib/site";
 import { retryAfter } from "~/services/platform/concurrency.server";
-import { answerArticleForm } from "~/services/articles/drafts.server";
+import { answerArticleForm, type FormNotice } from "~/services/articles/drafts.server";
 import { withUploadedForm } from "~/services/articles/post-upload.server";
 import { getCurrentUser, requireUser } from "~/services/platform/session.server";
 import { redirectWithNotice } from "~/services/platform/notice.server";
@@ -22,7 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!user) throw redirect("/signinsignup?redirectTo=/create-post", 303);
   const answer = await withUploadedForm(user.id, request, (read) => answerArticleForm(user, read));
   if (!answer.ok) return data({ ...answer, preview: null }, { status: answer.status, headers: retryAfter(answer.status) });
-  if ("redirect" in answer) return redirectWithNotice(answer.redirect, answer.notice);
+  if ("redirect" in answer) return redirectWithNotice<FormNotice>(answer.redirect, answer.notice);
   return { ...answer, error: null, invalid: [] };
 }
 

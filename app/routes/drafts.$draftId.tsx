@@ -1,18 +1,20 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { ArticleForm } from "~/components/editing/ArticleForm";
 import { ArticlePreview } from "~/components/articles/ArticlePreview";
 import { ConfirmAction } from "~/components/forms/ConfirmAction";
 import { EditConflict } from "~/components/history/EditConflict";
 import { Notice } from "~/components/forms/Messages";
+import { useBroughtNotice } from "~/components/layout/BroughtNotice";
 import { formatDateTime, isoTime } from "~/lib/time/dates";
-import { DRAFT_DONE, DRAFT_ID, DRAFT_MESSAGES, draftKind } from "~/lib/drafts";
+import { DRAFT_ID, DRAFT_MESSAGES, DRAFT_NOTICES, draftKind } from "~/lib/drafts";
+import type { AccountNotice } from "~/lib/notices";
 import type { EditConflict as Conflict } from "~/lib/revisions";
 import { pageTitle } from "~/lib/site";
 import { getPost } from "~/models/posts.server";
 import { retryAfter } from "~/services/platform/concurrency.server";
-import { answerArticleForm, answerEditDraftForm, isOrphanedEdit, mayOpenDraft, removeDraft, type FormAnswer } from "~/services/articles/drafts.server";
+import { answerArticleForm, answerEditDraftForm, isOrphanedEdit, mayOpenDraft, removeDraft, type FormAnswer, type FormNotice } from "~/services/articles/drafts.server";
 import { readForm } from "~/services/platform/forms.server";
 import { isMultipartUpload, withUploadedForm } from "~/services/articles/post-upload.server";
 import { getCurrentUser } from "~/services/platform/session.server";
@@ -27,7 +29,6 @@ async function openDraft(request: Request, id: string | undefined) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { draft, own } = await openDraft(request, params.draftId);
-  const done = new URL(request.url).searchParams.get("done");
   const post = draft.postId ? getPost(draft.postId) : undefined;
   const { title, content, sources, period, summary } = draft;
   // A pending edit saved before it had tags of its own opens with the article's.
@@ -35,7 +36,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     draft: { id: draft.id, postId: draft.postId, postTitle: post?.title ?? null, updatedAt: draft.updatedAt, own },
     values: { title, content, sources, period, tags, summary, pendingImage: draft.imageKey ?? "" },
-    notice: done && Object.hasOwn(DRAFT_DONE, done) ? DRAFT_DONE[done as keyof typeof DRAFT_DONE] : null,
   };
 }
 
@@ -55,14 +55,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (form.get("confirm") !== "yes") return { ...NOTHING, confirmDelete: true };
       const removed = await removeDraft(access);
       if (!removed.ok) return data({ ...NOTHING, error: removed.error }, { status: removed.status });
-      return redirect("/account?done=draftDeleted#koncepty", 303);
+      return redirectWithNotice<AccountNotice>("/account#koncepty", "draftDeleted");
     }
     // The page of a pending edit sends this form; one whose article was deleted since is kept as the new article's draft it now is.
     if (!access.draft.postId && !isOrphanedEdit(access.draft)) throw data(null, { status: 400 });
     answer = await answerEditDraftForm(access, form);
   }
   if (!answer.ok) return data({ ...NOTHING, ...answer }, { status: answer.status, headers: retryAfter(answer.status) });
-  if ("redirect" in answer) return redirectWithNotice(answer.redirect, answer.notice);
+  if ("redirect" in answer) return redirectWithNotice<FormNotice>(answer.redirect, answer.notice);
   return { ...NOTHING, ...answer };
 }
 
@@ -76,7 +76,8 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
 };
 
 export default function DraftPage() {
-  const { draft, values, notice } = useLoaderData<typeof loader>();
+  const { draft, values } = useLoaderData<typeof loader>();
+  const notice = useBroughtNotice(DRAFT_NOTICES);
   const result = useActionData<typeof action>();
   const submit = useSubmit();
   const edit = draft.postId !== null;

@@ -9,7 +9,7 @@ import { editableText } from "~/lib/text/article-markup";
 import type { CurrentUser } from "~/lib/types";
 import { getContentSource } from "~/models/posts.server";
 import { countRevisions } from "~/models/revisions.server";
-import { answerEditForm, answerEditFormOfGoneArticle } from "~/services/articles/drafts.server";
+import { answerEditForm, answerEditFormOfGoneArticle, type FormNotice } from "~/services/articles/drafts.server";
 import { isMultipartUpload, withUploadedForm } from "~/services/articles/post-upload.server";
 import { mayChangePost, readablePost, refusal, removePost, savePost, type ChangePermission, type PostField, type PostRefusal } from "~/services/articles/posts.server";
 import { articleNeighbours } from "~/services/articles/timeline.server";
@@ -89,7 +89,7 @@ async function answerChange(permission: ChangePermission, request: Request, form
     // A new image is kept as a pending upload (the answer's values name it), so it need not be picked again.
     const kept = "values" in answer ? answer.values?.pendingImage : undefined;
     if (!answer.ok) return refused({ ...answer, pendingImage: kept || answer.pendingImage }, editedValues(form));
-    if ("redirect" in answer) return redirectWithNotice(answer.redirect, answer.notice);
+    if ("redirect" in answer) return redirectWithNotice<FormNotice>(answer.redirect, answer.notice);
     return { ...NOTHING_TO_SHOW, values: { ...editedValues(form), pendingImage: kept ?? "" }, preview: answer.preview };
   }
   const result = await ifStorageFails(
@@ -126,7 +126,7 @@ async function keptFromForm(user: CurrentUser, form: FormData | null, image: Uin
   // Only the edit form's own buttons (it always carries the revision it was opened at); anything else gets the plain 404.
   if ((intent !== "save" && intent !== "draft" && intent !== "preview") || !form.has("baseRevision")) throw data(null, { status: 404 });
   const kept = await answerEditFormOfGoneArticle(user, form, image);
-  if (kept.ok && "redirect" in kept) return redirectWithNotice(kept.redirect, kept.notice);
+  if (kept.ok && "redirect" in kept) return redirectWithNotice<FormNotice>(kept.redirect, kept.notice);
   return data({ ...NOTHING_TO_SHOW, error: kept.ok ? null : kept.error, values: editedValues(form), gone: true }, { status: 404 });
 }
 

@@ -28,3 +28,8 @@ export function expectFieldRefused(reply: { response: Response; doc: HTMLElement
   expect(reply.doc.querySelector(`#field-${field}`)?.getAttribute("aria-invalid")).toBe("true");
   expect(reply.doc.querySelector(`#field-${field}`)?.getAttribute("value")).toBe(typed);
 }
+
+/** A page's own status line ("Meno je zmenené."): not the region of the word after an article's action (ActionNotice), which every page has. */
+export function pageStatus(doc: HTMLElement): string | undefined {
+  return doc.querySelector('[role="status"]:not(.action-notice)')?.text;
+}

@@ -170,7 +170,7 @@ export const MODERATION_MESSAGES = {
   wrongPassword: "Heslo nie je správne.",
 } as const;
 
-/** The action an admin may take on an account, with the question that confirms it and what is said when it is done. */
+/** The action an admin may take on an account, with the question that confirms it and what the account's page says when it is done (the notice under the action's name: app/lib/notices.ts). */
 export const ACCOUNT_ACTIONS = {
   disable: { button: "Zablokovať", confirm: "Zablokovať účet {name}? Používateľ bude odhlásený na všetkých zariadeniach a nebude sa môcť prihlásiť.", done: "Účet je zablokovaný." },
   enable: { button: "Odblokovať", confirm: "Odblokovať účet {name}? Znova sa bude môcť prihlásiť.", done: "Účet je odblokovaný." },

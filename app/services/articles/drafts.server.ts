@@ -1,4 +1,4 @@
-import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, formIntent, type ArticlePreview } from "~/lib/drafts";
+import { DRAFT_MESSAGES, DRAFTS_PER_ACCOUNT, formIntent, type ArticlePreview, type DraftNotice } from "~/lib/drafts";
 import type { Notice } from "~/lib/notices";
 import { checkForm, DRAFT_FIELDS, draftSchema, editsTags, formProblem } from "~/lib/forms";
 import { BUSY_FORM_MESSAGE, BUSY_MESSAGE, POST_MESSAGES, typedFields, typedText } from "~/lib/rules";
@@ -297,12 +297,14 @@ export async function removeDraft(access: DraftAccess | undefined): Promise<Post
 
 // ---------------------------------------------------------------- the forms' buttons
 
-/** What a form with the three buttons gets: where to go (303), a preview to show with the form (200), or a refusal. */
-/** Answered: a redirect (with the word to say there), or the form again with its preview; or refused. */
-export type FormAnswer = { ok: true; redirect: string; notice?: Notice } | { ok: true; preview: ArticlePreview; values: DraftValues } | DraftRefusal | PostRefusal;
+/** The word said where a form's redirect leads: the article page's toast, or the draft page's own. */
+export type FormNotice = Notice | DraftNotice;
+
+/** What a form with the three buttons gets: where to go (303) and the word to say there, a preview to show with the form (200), or a refusal. */
+export type FormAnswer = { ok: true; redirect: string; notice: FormNotice } | { ok: true; preview: ArticlePreview; values: DraftValues } | DraftRefusal | PostRefusal;
 
 function draftSaved(result: PostResult<{ id: string }> | DraftRefusal): FormAnswer {
-  return result.ok ? { ok: true, redirect: `/drafts/${result.id}?done=saved` } : result;
+  return result.ok ? { ok: true, redirect: `/drafts/${result.id}`, notice: "draftSaved" } : result;
 }
 
 /** The create form, or a draft's (`access`: a new article's, or a pending edit's), as read from its upload (post-upload.server.ts), by the button pressed. */
@@ -404,7 +406,7 @@ export async function answerEditFormOfGoneArticle(user: CurrentUser, form: FormD
 async function keepAsNewArticle(user: CurrentUser, input: DraftInput, to: { access: DraftAccess } | { target: null }): Promise<FormAnswer> {
   const typed = { ...input, summary: "" };
   const saved = await saveDraft(user, typed, to);
-  if (saved.ok) return { ok: true, redirect: `/drafts/${saved.id}?done=articleGone` };
+  if (saved.ok) return { ok: true, redirect: `/drafts/${saved.id}`, notice: "articleGone" };
   const values = "values" in saved ? saved.values : valuesOf(typed);
   return { ...saved, error: [DRAFT_MESSAGES.articleGoneNotSaved, saved.error].filter(Boolean).join(" "), values };
 }

@@ -1,5 +1,5 @@
-import { redirect } from "@remix-run/node";
-import { isNotice, type Notice } from "~/lib/notices";
+import { redirect, type TypedResponse } from "@remix-run/node";
+import { NOTICE_KEY, type Notice } from "~/lib/notices";
 import { siteCookie } from "./session.server";
 
 /**
@@ -12,8 +12,12 @@ import { siteCookie } from "./session.server";
 export const NOTICE_COOKIE_NAME = "dejiny_notice";
 const noticeCookie = siteCookie(NOTICE_COOKIE_NAME, { maxAge: 60 });
 
-/** A 303 to `url` that says `notice` there (none: a plain 303). */
-export async function redirectWithNotice(url: string, notice?: Notice): Promise<Response> {
+/**
+ * A 303 to `url` that says `notice` there (none: a plain 303). A key of
+ * NOTICES (the toast), unless the route names its page's own keys:
+ * `redirectWithNotice<AccountNotice>("/account", "rename")`.
+ */
+export async function redirectWithNotice<Key extends string = Notice>(url: string, notice?: NoInfer<Key>): Promise<TypedResponse<never>> {
   return redirect(url, { status: 303, headers: notice ? { "Set-Cookie": await noticeCookie.serialize(notice) } : undefined });
 }
 
@@ -22,9 +26,13 @@ export function bringsNotice(request: Request): boolean {
   return request.headers.get("cookie")?.includes(`${NOTICE_COOKIE_NAME}=`) ?? false;
 }
 
-/** The notice this request brings, and the header that takes it away (so a reload shows it no more). */
-export async function takeNotice(request: Request): Promise<{ notice: Notice | null; headers: HeadersInit } | null> {
+/**
+ * The notice this request brings, and the header that takes it away (so a
+ * reload shows it no more). Any key of the known shape: the cookie is
+ * signed, and each page shows only keys of its own (BroughtNotice.tsx).
+ */
+export async function takeNotice(request: Request): Promise<{ notice: string | null; headers: HeadersInit } | null> {
   if (!bringsNotice(request)) return null;
   const notice: unknown = await noticeCookie.parse(request.headers.get("cookie"));
-  return { notice: isNotice(notice) ? notice : null, headers: { "Set-Cookie": await noticeCookie.serialize("", { maxAge: 0 }) } };
+  return { notice: typeof notice === "string" && NOTICE_KEY.test(notice) ? notice : null, headers: { "Set-Cookie": await noticeCookie.serialize("", { maxAge: 0 }) } };
 }

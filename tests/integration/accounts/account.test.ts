@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { Client, GOOD_PASSWORD, registerUser } from "../../../scripts/lib/client";
 import { publish } from "../../../scripts/lib/publish";
-import { expectFieldRefused, readDatabase } from "../../support/http";
+import { expectFieldRefused, pageStatus, readDatabase } from "../../support/http";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");
@@ -64,8 +64,12 @@ describe("/account", () => {
 
     const { response } = await client.post("/account", { intent: "rename", displayName: "  Nové Meno  " });
     expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe("/account?done=rename");
-    expect((await client.get("/account?done=rename")).doc.querySelector('[role="status"]')?.text).toBe("Meno je zmenené.");
+    expect(response.headers.get("location")).toBe("/account");
+    // Said on the page the redirect leads to, in its own status line (not by the toast), and not again on reload.
+    const renamed = (await client.get("/account")).doc;
+    expect(pageStatus(renamed)).toBe("Meno je zmenené.");
+    expect(renamed.querySelector(".action-notice")?.text).toBe("");
+    expect(pageStatus((await client.get("/account")).doc)).toBeUndefined();
     // The page cache follows the change: the article names its author anew.
     expect((await client.get(`/posts/${postId}`)).doc.querySelector(".post-meta")?.text).toContain("Nové Meno");
     expect((await new Client(base).get(`/posts/${postId}`)).doc.querySelector(".post-meta")?.text).toContain("Nové Meno");

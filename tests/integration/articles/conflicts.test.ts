@@ -3,8 +3,9 @@ import { Client, registerUser } from "../../../scripts/lib/client";
 import { makeImage } from "../../../scripts/lib/images";
 import { postForm } from "../../../scripts/lib/publish";
 import { CONFLICT_MESSAGES } from "~/lib/conflicts";
+import { ADMIN_NOTICES } from "~/lib/notices";
 import { PERIOD_MESSAGES } from "~/lib/time/periods";
-import { readDatabase } from "../../support/http";
+import { pageStatus, readDatabase } from "../../support/http";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");
@@ -59,7 +60,8 @@ describe("Aktuálne konflikty", () => {
     expect(form.doc.querySelector('form.conflict-form[action="/admin/conflicts"] #conflict-new-name')).not.toBeNull();
 
     const saved = await admin.post("/admin/conflicts", entry({ name, summary: "Krátke zhrnutie.\nDruhý riadok.", tags: ["Dejiny Afriky"], period: "7600 – 7650" }));
-    expect([saved.response.status, saved.response.headers.get("location")]).toEqual([303, "/admin?done=conflict#konflikty"]);
+    expect([saved.response.status, saved.response.headers.get("location")]).toEqual([303, "/admin#konflikty"]);
+    expect(pageStatus((await admin.get("/admin")).doc)).toBe(ADMIN_NOTICES.conflict);
     expect(logEntries("createConflict").at(-1)).toEqual({ actor: adminName, detail: name });
 
     const { doc } = await new Client(base).get("/conflicts");

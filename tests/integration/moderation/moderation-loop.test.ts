@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import { describe, expect, inject, it } from "vitest";
+import { ADMIN_NOTICES } from "~/lib/notices";
 import { Client, GOOD_PASSWORD } from "../../../scripts/lib/client";
 import { publish } from "../../../scripts/lib/publish";
 import { registerConfirmedUser } from "../../support/accounts";
-import { readDatabase } from "../../support/http";
+import { pageStatus, readDatabase } from "../../support/http";
 import { SUBJECTS } from "../../support/outbox";
 import { sentMails, waitForMail } from "../../support/resend-stand-in";
 
@@ -101,7 +102,8 @@ describe("a report's life", () => {
 
     const done = await decide(moderator, { post: postId, decision: "dismiss", reason: "Dátum v článku je správny (1526)." });
     expect(done.response.status).toBe(303);
-    expect(done.response.headers.get("location")).toBe("/admin?done=decided");
+    expect(done.response.headers.get("location")).toBe("/admin");
+    expect(pageStatus((await moderator.get("/admin")).doc)).toBe(ADMIN_NOTICES.decided);
     const [report] = reportsOf(postId);
     expect(report).toMatchObject({ state: "dismissed" });
     expect(one("SELECT action, reason, ground FROM moderation_decisions WHERE id = ?", report.decision_id)).toEqual({
