@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { configDefaults } from "vitest/config";
 import { defineConfig } from "vite";
 import { CHEAP_PASSWORD_HASHES } from "./tests/support/accounts-env";
+import { BalancedShards } from "./tests/support/balanced-shards";
 import { SERVERS_OF_THEIR_OWN } from "./vitest.servers.config";
 
 declare module "@remix-run/node" {
@@ -44,7 +45,9 @@ export default defineConfig({
     globalSetup: ["tests/integration/global-setup.ts"],
     env: { DATABASE_PATH: path.join(unitDir, "unit.db"), UPLOADS_DIR: path.join(unitDir, "uploads"), DEMO_CONTENT: "off", ...CHEAP_PASSWORD_HASHES },
     // The integration files share one server and compare its pages with its database: one file at a time.
+    // `npm test` runs two halves side by side (--shard), each with a server of its own, split by how long their files take.
     fileParallelism: false,
+    sequence: { sequencer: BalancedShards },
     // Some start commands (backup, restore, npm run admin): on a busy machine each may take seconds to start.
     testTimeout: 60_000,
     hookTimeout: 60_000,

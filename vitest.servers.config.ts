@@ -5,8 +5,8 @@ import { CHEAP_PASSWORD_HASHES } from "./tests/support/accounts-env";
 /**
  * The integration files that start servers of their own (to stop, fill, cut
  * off or restart them): they need neither the shared server of
- * vite.config.ts nor one file at a time, so `npm test` runs them, two at a
- * time, beside the shared ones (scripts/test.js). Those that
+ * vite.config.ts nor one file at a time, so `npm test` runs them, three at
+ * a time, beside the shared ones (scripts/test.js). Those that
  * time or weigh a server under load (TIMED_ALONE) run afterwards, alone:
  * beside other work, their bounds would measure the neighbours.
  */
@@ -46,7 +46,7 @@ export default defineConfig({
     include: timed ? TIMED_ALONE : SERVERS_OF_THEIR_OWN.filter((file) => !TIMED_ALONE.includes(file)),
     // The servers these files start hash passwords cheaply, unless a file says otherwise (hardening times password work).
     env: CHEAP_PASSWORD_HASHES,
-    maxWorkers: timed ? 1 : 2,
+    maxWorkers: timed ? 1 : 3,
     minWorkers: 1,
     // These start servers and commands of their own: on a busy machine each start may take seconds.
     testTimeout: 60_000,

@@ -1,8 +1,10 @@
 // npm test: everything, in four steps, side by side where two cores allow.
 //   1. typecheck, lint and build, side by side;
-//   2. the Vitest files that share one server (one at a time, vite.config.ts)
-//      beside those that start servers of their own (two at a time,
-//      vitest.servers.config.ts);
+//   2. the Vitest files that share one server (one at a time, vite.config.ts),
+//      in two halves each with a server of its own, beside those that start
+//      servers of their own (three at a time, vitest.servers.config.ts): most
+//      of these wait (on timers, slow clients, proxies' caches), so the cores
+//      have room for all three;
 //   3. alone, the files that time or weigh a server under load (TIMED_ALONE
 //      in vitest.servers.config.ts): beside other work they would measure it;
 //   4. the browser tests (playwright.config.ts, two browsers at a time).
@@ -44,7 +46,8 @@ let code = await step([
 ]);
 if (code === 0) {
   code = await step([
-    ["shared", vitest(), sideBySide],
+    ["shared 1/2", vitest("--shard=1/2"), sideBySide],
+    ["shared 2/2", vitest("--shard=2/2"), sideBySide],
     ["own-server", vitest("-c", "vitest.servers.config.ts"), sideBySide],
   ]);
 }

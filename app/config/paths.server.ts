@@ -8,3 +8,6 @@ const root = new URL("../../", import.meta.url);
 export function projectPath(relative: string): string {
   return fileURLToPath(new URL(relative, root));
 }
+
+/** Where `npm run build` puts the demo images' variants, encoded (scripts/build-demo-images.ts). */
+export const DEMO_IMAGES_BUILT = projectPath("build/demo-images");

@@ -12,7 +12,7 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 }
 
-test("a reader opens an article from the list: its author sees the read on /account, an admin on /admin", async ({ browser, page, jsEnabled }, testInfo) => {
+test("a reader opens an article from the list: its author sees the read on /account, an admin on /admin", { tag: "@flow" }, async ({ browser, page, jsEnabled }, testInfo) => {
   const base = process.env.E2E_BASE_URL!;
   const run = `${testInfo.project.name.replace("-", "")}x${Date.now().toString(36)}`;
   const { client: author, email: authorEmail } = await registerUser(base);

@@ -14,7 +14,8 @@ import { ContentBoundsError, ContentProcessingError, toStoredContent } from "./c
 import { editConflict, isStale, readBaseRevision } from "./edit-conflict.server";
 import { imageCostProblem } from "~/services/images/image-cost.server";
 import { readImageHeader } from "~/services/images/image-header.server";
-import { DecodeTimeoutError, deleteImage, storeImage, UndecodableImageError, type StoredImage } from "~/services/images/images.server";
+import { deleteImage, storeImage, type StoredImage } from "~/services/images/images.server";
+import { DecodeTimeoutError, UndecodableImageError } from "~/services/images/image-encoding.server";
 import { logModeration, type Actor } from "~/services/platform/moderation-log.server";
 import { storageFault } from "~/services/platform/storage-fault.server";
 import type { CurrentUser } from "~/lib/types";

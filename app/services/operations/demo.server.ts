@@ -5,7 +5,7 @@ import { countPostsOf, insertPost, updatePost } from "~/models/posts.server";
 import { ensureAuthorWithoutLogin, getUserByEmail } from "~/models/users.server";
 import { excerptOf } from "~/lib/text/content-text";
 import { toStoredContent } from "~/services/articles/content.server";
-import { storeImage } from "~/services/images/images.server";
+import { storeDemoImage } from "./demo-images.server";
 import { projectPath } from "~/config/paths.server";
 import { articleCount } from "~/lib/moderation/moderation";
 import { logModeration } from "~/services/platform/moderation-log.server";
@@ -41,7 +41,7 @@ export async function seedDemoContent(now = Date.now()): Promise<number> {
   const author = ensureAuthorWithoutLogin(DEMO_AUTHOR.displayName, DEMO_AUTHOR.email);
   for (const article of articles) {
     const tags = article.tags.filter(isTag);
-    const image = await storeImage(await readFile(projectPath(`demo/images/${article.image}`)));
+    const image = await storeDemoImage(article.image);
     const content = await toStoredContent(article.content);
     const id = insertPost({
       title: article.title,

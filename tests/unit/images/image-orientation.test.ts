@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { readImageHeader } from "~/services/images/image-header.server";
-import { decodeImage } from "~/services/images/images.server";
+import { decodeImage } from "~/services/images/image-encoding.server";
 
 /** An asymmetric picture (a dark corner top left, a bar along the top, a dot right of centre), `width`×`height`. */
 function picture(width: number, height: number) {
