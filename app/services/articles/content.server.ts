@@ -111,11 +111,13 @@ const sanitizer = createWorkerPool<string, Sanitised>({
     };
     // Counted before parsing, as parsing a text of marks holds more tokens than the worker's heap (30,000
     // characters of "***a*** " take 13 MB): quotation and list marks that open a line ("> > - a"), each one
-    // level deeper, and the characters that open or close emphasis, links and code. Too deep on one line, or
-    // more marks than four times the elements allowed (a quotation's every line repeats its ">", "**" is one).
+    // level deeper, headings, and the characters that open or close emphasis, links and code. Too deep on one line, or
+    // more marks than twice the elements allowed (a quotation's every line repeats its ">", "**" is one).
     const OPENING_MARKS = /^(?:[ \\t]*(?:>|[-+*](?=[ \\t])|[0-9]{1,9}[.)](?=[ \\t])))+/gm;
     const MARK = /[>+*-]|[0-9]+[.)]/g;
-    const INLINE_MARK = new Set(["*", "_", "\u0060", "["]);
+    const HEADING = /^[ \t]{0,3}#{1,6}(?=[ \t]|$)/gm;
+    // "*", "_", "\u0060", "[" as character codes: counted without making a string of each character.
+    const INLINE_MARK = new Set([42, 95, 96, 91]);
     const marksBeyond = (text) => {
       let total = 0;
       for (const [marks] of text.matchAll(OPENING_MARKS)) {
@@ -123,8 +125,9 @@ const sanitizer = createWorkerPool<string, Sanitised>({
         if (count > workerData.maxDepth) return "depth";
         total += count;
       }
-      for (const character of text) if (INLINE_MARK.has(character)) total++;
-      return total > 4 * workerData.maxElements ? "marks" : null;
+      for (const _ of text.matchAll(HEADING)) total++;
+      for (let i = 0; i < text.length; i++) if (INLINE_MARK.has(text.charCodeAt(i))) total++;
+      return total > 2 * workerData.maxElements ? "marks" : null;
     };
     return (text) => {
       quotes = 0;
@@ -148,10 +151,11 @@ const sanitizer = createWorkerPool<string, Sanitised>({
   },
   size: 1,
   // The largest body the rules allow takes well under 100 ms and a few MB:
-  // these bound what anything else, however hostile, may take.
+  // these bound what anything else, however hostile, may take. The worst
+  // shapes allowed (15,000 one-character lines) need 12 MB: twice that.
   timeoutMs: 2_000,
   idleMs: 60_000,
-  resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+  resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 },
 });
 
 /** A burst of saves waits its turn up to here (each job is at most 30 KB of text); beyond, "busy". */

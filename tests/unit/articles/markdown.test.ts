@@ -50,10 +50,12 @@ describe("Markdown → stored HTML", () => {
     await expect(toStoredContent("*a* ".repeat(2_001))).rejects.toThrow(new ContentBoundsError(POST_MESSAGES.contentTooManyMarks));
     await expect(toStoredContent("- a\n".repeat(2_000))).rejects.toThrow(ContentBoundsError);
     // Emphasis, link and code marks count before parsing: 30,000 characters of them would not fit the worker's heap.
-    await expect(toStoredContent("**a** ".repeat(1_600))).resolves.toContain("<strong>a</strong>");
+    await expect(toStoredContent("**a** ".repeat(1_000))).resolves.toContain("<strong>a</strong>");
     for (const unit of ["***a*** ", "_a_", "[`", "*"]) {
-      await expect(toStoredContent(unit.repeat(Math.ceil(8_001 / unit.replace(/[^*_`[]/g, "").length))), unit).rejects.toThrow(new ContentBoundsError(POST_MESSAGES.contentTooManyMarks));
+      await expect(toStoredContent(unit.repeat(Math.ceil(4_001 / unit.replace(/[^*_`[]/g, "").length))), unit).rejects.toThrow(new ContentBoundsError(POST_MESSAGES.contentTooManyMarks));
     }
+    // A list item or a quotation's line counts too: 4,000 of them would hold 4 MB of tokens.
+    await expect(toStoredContent("- a\n".repeat(4_001))).rejects.toThrow(new ContentBoundsError(POST_MESSAGES.contentTooManyMarks));
   });
 
   it("makes the same HTML each time from the same source: the edit form's round trip changes nothing", async () => {
@@ -67,7 +69,7 @@ describe("Markdown → stored HTML", () => {
     expect(await toStoredContent(editableText(old, null))).toBe(old);
   });
 
-  it("parses and sanitises the worst 30,000 characters of marks within the worker's bounds (2 s, 16 MB): stored or refused, never failed", async () => {
+  it("parses and sanitises the worst 30,000 characters of marks within the worker's bounds (2 s, 24 MB): stored or refused, never failed", async () => {
     await toStoredContent(""); // a worker's start-up is not part of the job
     const fill = (unit: string) => unit.repeat(Math.ceil(CONTENT_MAX_LENGTH / unit.length)).slice(0, CONTENT_MAX_LENGTH);
     const worst = ["*a **b ", "***a*** ", "*a* ", "<b>a</b> ", "[a", "[a](https://x.sk/) ", "`a ``b ", `${">".repeat(20)} a\n\n`, `${">".repeat(30)} a\n\n`, "- a\n", "1. a\n", "## a\n", "a\n", "> - **[a](https://x.sk/)** *b*\n", "&amp;&#1; "];
