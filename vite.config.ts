@@ -48,6 +48,9 @@ export default defineConfig({
     // `npm test` runs two halves side by side (--shard), each with a server of its own, split by how long their files take.
     fileParallelism: false,
     sequence: { sequencer: BalancedShards },
+    // One module graph for all the files of a run (a fifth less CPU than a fresh one per file): no file may leave
+    // a fake timer, a mock or a global changed behind it.
+    isolate: false,
     // Some start commands (backup, restore, npm run admin): on a busy machine each may take seconds to start.
     testTimeout: 60_000,
     hookTimeout: 60_000,

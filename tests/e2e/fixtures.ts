@@ -21,7 +21,8 @@ export async function snapshot(page: Page, testInfo: TestInfo, name: string) {
 
 /** Run axe-core on the page as it is now; fail on any violation. Needs JavaScript in the page. */
 export async function expectNoAxeViolations(page: Page) {
-  await page.evaluate(axeSource);
+  // Once per document: it is half a megabyte of script.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     // @ts-expect-error axe is injected above
     const result = await window.axe.run(document, { resultTypes: ["violations"] });
