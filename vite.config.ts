@@ -52,7 +52,8 @@ export default defineConfig({
     // a fake timer, a mock or a global changed behind it.
     isolate: false,
     // Some start commands (backup, restore, npm run admin): on a busy machine each may take seconds to start.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A test that runs a dozen of them (npm run admin's every command) needs minutes when the cores are shared four ways.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
   },
 });

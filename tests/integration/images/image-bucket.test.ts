@@ -239,5 +239,5 @@ describe("images in S3-compatible object storage", () => {
     } finally {
       silent.close();
     }
-  }, 60_000);
+  });
 });

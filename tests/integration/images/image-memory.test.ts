@@ -16,5 +16,5 @@ describe("every accepted image has a bounded cost (npm run image-memory)", () =>
     console.log(`idle ${report.idleMb} MB; twelve at once: peak ${report.together.peakMb} MB, slowest ${report.together.slowestMs} ms`);
     expect(report.single[0]).toMatchObject({ status: 400, error: expect.stringContaining("pamäte") });
     expect(report.problems).toEqual([]);
-  }, 150_000);
+  });
 });

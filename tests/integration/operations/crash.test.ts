@@ -5,9 +5,9 @@ import { crashRounds, crashRoundsInBucket } from "../../../scripts/lib/crash";
 it("loses no acknowledged article and leaves no orphan files across SIGKILLs", async () => {
   const report = await crashRounds(3);
   expect(report.acknowledged).toBeGreaterThan(0);
-}, 120_000);
+});
 
 it("with the images in object storage, loses none of them and leaves no orphan objects across SIGKILLs", async () => {
   const report = await crashRoundsInBucket(3);
   expect(report.acknowledged).toBeGreaterThan(0);
-}, 120_000);
+});

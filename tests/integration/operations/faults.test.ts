@@ -166,7 +166,7 @@ describe("a data volume filled to the last byte", () => {
     // The "last seen" writes met the full disk and were skipped, not fatal.
     expect(server.output()).toContain("Skipped a non-essential write");
     expect(server.output()).not.toMatch(/Unexpected Application Error/);
-  }, 60_000);
+  });
 });
 
 describe("an image bucket out of reach", () => {
@@ -205,5 +205,5 @@ describe("an image bucket out of reach", () => {
     expect((await fetch(`${server.url}${src}`)).status).toBe(200);
     expect(await publish(author.client, "Po návrate úložiska")).not.toBeNull();
     expect(server.output()).not.toMatch(/Unexpected Application Error/);
-  }, 60_000);
+  });
 });

@@ -93,5 +93,5 @@ describe("a full data volume", () => {
     expect(await healthUntil(200)).toEqual({ status: 200, text: "ok" });
     expect(await publish(author.client, "Po uvoľnení miesta")).not.toBeNull();
     expect(readDatabase(databasePath(), (db) => db.prepare("PRAGMA integrity_check").pluck().get())).toBe("ok");
-  }, 60_000);
+  });
 });

@@ -103,7 +103,7 @@ describe("the mail outbox", () => {
     // (Two attempts: the failure, then the retry 20 s later that found the service back.)
     expect(outbox(email)[0].sent_at).not.toBeNull();
     expect((await admin.client.get("/admin")).doc.querySelector('section[aria-labelledby="posta"]')!.text).toContain("Všetky e-maily sú odoslané.");
-  }, 60_000);
+  });
 
   it("keeps waiting mails across a restart and sends each once, even when the service took one and its answer was lost", async () => {
     const [lostAnswer, down] = [await registered(), await registered()];
@@ -129,7 +129,7 @@ describe("the mail outbox", () => {
     const [taken] = await mailsTo(lostAnswer);
     expect(taken.idempotencyKey).toBe(outbox(lostAnswer)[0].id);
     expect(await mailsTo(lostAnswer)).toHaveLength(1);
-  }, 60_000);
+  });
 
   it("queues nothing for addresses without an account", async () => {
     const before = readDatabase(server.databasePath, (db) => db.prepare("SELECT count(*) FROM mail_outbox").pluck().get() as number);
@@ -298,5 +298,5 @@ describe("the outbox's room", () => {
     expect(decided.response.status).toBe(303);
     expect(subjects(reader.email)).toEqual(["receipt: Vaše hlásenie sme prijali – Dejiny", "decision: Rozhodnutie o vašom hlásení – Dejiny"]);
     expect(subjects(author.email)).toEqual(["decision: Rozhodnutie redakcie o vašom obsahu – Dejiny"]);
-  }, 60_000);
+  });
 });

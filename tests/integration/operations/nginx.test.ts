@@ -161,7 +161,7 @@ describe("the site behind nginx (deploy/nginx/dejiny.conf)", () => {
     const admins = await send(ports.https, image, { headers: { Cookie: cookie } });
     expect([admins.status, admins.headers["cache-control"], admins.headers["x-cache-status"]]).toEqual([200, "private, no-store", "BYPASS"]);
     expect((await send(ports.https, image)).status).toBe(404);
-  }, 90_000);
+  });
 
   /** The sign-in page's form, posted through nginx from `from` as a browser on the site would. */
   const postForm = (fields: Record<string, string>, { from = "127.0.0.1", headers = {} }: { from?: string; headers?: Record<string, string> } = {}) =>

@@ -83,7 +83,7 @@ beforeAll(async () => {
   before = copyState();
   replica = await startServer({ READ_ONLY: "on", SESSION_SECRET: shared.SESSION_SECRET }, copy);
   servers.push(replica);
-}, 60_000);
+});
 
 /** The reader signed in on the primary, with the same cookies, at `server`. */
 function readerOn(server: RunningServer): Client {

@@ -130,7 +130,7 @@ describe("replication with Litestream (scripts/serve.sh)", () => {
   it("brings every acknowledged article back from a replica in a folder after the data folder is lost", async () => {
     const { peakRss } = await disasterRound({ LITESTREAM_REPLICA_URL: `file://${path.join(root, "replica")}` }, "file");
     expect(peakRss).toBeLessThan(64);
-  }, 60_000);
+  });
 
   it("goes on replicating after npm run restore puts a backup of a site without replication in place", async () => {
     const env = { DEMO_CONTENT: "off", LITESTREAM_REPLICA_URL: `file://${path.join(root, "restore-replica")}` };
@@ -160,7 +160,7 @@ describe("replication with Litestream (scripts/serve.sh)", () => {
     await waitForReplica(env, server.databasePath, scratch, [kept, after]);
     expect((await replicatedIds(env, server.databasePath, scratch)).has(dropped)).toBe(false);
     await server.stop();
-  }, 60_000);
+  });
 
   it("brings every acknowledged article back from an S3-compatible replica after the data folder is lost", async () => {
     const s3 = await startLocalS3(path.join(root, "s3-storage"), ["dejiny"]);
@@ -180,5 +180,5 @@ describe("replication with Litestream (scripts/serve.sh)", () => {
     } finally {
       await s3.close();
     }
-  }, 60_000);
+  });
 });

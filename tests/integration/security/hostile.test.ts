@@ -1482,7 +1482,7 @@ describe(`hostile input (seed ${SEED}; HOSTILE_SEED=… to replay another)`, () 
     // The signed-in attackers stayed signed in, so their requests reached the form parsers.
     expect(await ctx.owner.isSignedIn(), "owner still signed in").toBe(true);
     expect(await ctx.attacker.isSignedIn(), "attacker still signed in").toBe(true);
-  }, 90_000); // about 20 s on two idle cores; the margin is for a busy machine
+  });
 
   it("changed no article, tag, pending image, existing account or image file, and made no admin", () => {
     expect(changesSince(beforeBarrage, snapshot())).toEqual([]);
