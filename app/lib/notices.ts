@@ -1,10 +1,14 @@
+import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
+import { ACCOUNT_MESSAGES } from "~/lib/rules";
+
 /**
  * The word after an action (docs/articles.md, "After each action"): shown
  * once, on the page the action's redirect leads to, then gone. NOTICES are
  * said by the toast over any page (ActionNotice); a page's own words, said
  * in its status line, are its own map's, under keys of their own: the
- * account and admin pages' below, the draft page's DRAFT_NOTICES
- * (drafts.ts), an account's admin page's ACCOUNT_ACTIONS (moderation.ts).
+ * account, sign-in, decisions and admin pages' below, the draft page's
+ * DRAFT_NOTICES (drafts.ts), an account's admin page's ACCOUNT_ACTIONS
+ * (moderation.ts).
  * Fixed texts under a key, so nothing typed can put words on a page.
  */
 export const NOTICES = {
@@ -32,6 +36,23 @@ export const ACCOUNT_NOTICES = {
 } as const;
 
 export type AccountNotice = keyof typeof ACCOUNT_NOTICES;
+
+/** What the sign-in page says when another page's form sends the reader there (signed out, or to sign in again). */
+export const SIGNIN_NOTICES = {
+  resetSent: ACCOUNT_MESSAGES.resetSent,
+  passwordChanged: ACCOUNT_MESSAGES.passwordChanged,
+  signedOutEverywhere: "Odhlásili sme vás na všetkých zariadeniach.",
+  accountDeleted: "Váš účet je zrušený. Ďakujeme, že ste s\u00a0nami písali históriu.",
+} as const;
+
+export type SignInNotice = keyof typeof SIGNIN_NOTICES;
+
+/** What "Rozhodnutia o mojom obsahu" (/account/decisions) says after an appeal is filed. */
+export const DECISIONS_NOTICES = {
+  appealed: MODERATION_MESSAGES.appealFiled,
+} as const;
+
+export type DecisionsNotice = keyof typeof DECISIONS_NOTICES;
 
 /** What /admin says after a decision, or the conflicts saved (admin.conflicts.tsx). */
 export const ADMIN_NOTICES = {

@@ -9,7 +9,7 @@ import { useFocusFirstError } from "~/components/forms/useFocusFirstError";
 import { formatDate, formatDateAtTime, formatDateTime, isoTime } from "~/lib/time/dates";
 import { DRAFTS_PER_ACCOUNT, draftKind } from "~/lib/drafts";
 import { articleCount, pageWindow, parsePage } from "~/lib/moderation/moderation";
-import { ACCOUNT_NOTICES, type AccountNotice } from "~/lib/notices";
+import { ACCOUNT_NOTICES, type AccountNotice, type SignInNotice } from "~/lib/notices";
 import { UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { describeUserAgent } from "~/lib/user-agent";
@@ -23,7 +23,7 @@ import { readsOf } from "~/services/articles/reads.server";
 import { readForm } from "~/services/platform/forms.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
 import { endSession, endSessionOf, requireSession, sessionsOf } from "~/services/platform/session.server";
-import { redirectWithNotice } from "~/services/platform/notice.server";
+import { noticeCookieHeader, redirectWithNotice } from "~/services/platform/notice.server";
 import { requesterFor } from "~/services/accounts/trusted-devices.server";
 
 const ARTICLES_PER_PAGE = 20;
@@ -50,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const session = await requireSession(request);
   const form = await readForm(request);
   const intent = form.get("intent");
-  if (intent === "endAll") return endSession(request, "/signinsignup?signedOutEverywhere", { everywhere: true });
+  if (intent === "endAll") return endSession(request, "/signinsignup", { everywhere: true, notice: await noticeCookieHeader<SignInNotice>("signedOutEverywhere") });
   if (intent === "endSession") {
     // Only a session of this account; any other handle changes nothing.
     endSessionOf(session.user.id, String(form.get("session") ?? ""));

@@ -1,24 +1,25 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { AccountSubpage } from "~/components/layout/AccountSubpage";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { FormError, Notice } from "~/components/forms/Messages";
+import { useBroughtNotice } from "~/components/layout/BroughtNotice";
 import { Statement } from "~/components/moderation/Statement";
-import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
+import { DECISIONS_NOTICES, type DecisionsNotice } from "~/lib/notices";
 import { UNKNOWN_ACTION_MESSAGE } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { fileAppeal } from "~/services/moderation/appeals.server";
 import { retryAfter } from "~/services/platform/concurrency.server";
 import { readForm } from "~/services/platform/forms.server";
 import { requireUser } from "~/services/platform/session.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 import { statementsOf } from "~/services/moderation/statements.server";
 import { asRefusal, ifStorageFails, onForm } from "~/services/platform/storage-fault.server";
 
 /** "Rozhodnutia o mojom obsahu": the author's statements of reasons, and the appeal of each while it may be filed. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const filed = new URL(request.url).searchParams.has("appealed");
-  return { statements: statementsOf(user.id), notice: filed ? MODERATION_MESSAGES.appealFiled : null };
+  return { statements: statementsOf(user.id) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -29,12 +30,13 @@ export async function action({ request }: ActionFunctionArgs) {
     async () => (form.get("intent") === "appeal" ? fileAppeal(user.id, decision, form) : { ok: false as const, status: 400, error: UNKNOWN_ACTION_MESSAGE }),
     (fault) => asRefusal(onForm(fault)),
   );
-  if (result.ok) return redirect(`/account/decisions?appealed#rozhodnutie-${decision}`, 303);
+  if (result.ok) return redirectWithNotice<DecisionsNotice>(`/account/decisions#rozhodnutie-${decision}`, "appealed");
   return data({ decision, error: result.error, text: String(form.get("text") ?? "") }, { status: result.status, headers: retryAfter(result.status) });
 }
 
 export default function AccountDecisions() {
-  const { statements, notice } = useLoaderData<typeof loader>();
+  const { statements } = useLoaderData<typeof loader>();
+  const notice = useBroughtNotice(DECISIONS_NOTICES);
   const result = useActionData<typeof action>();
   // A refusal is said in its statement (at its form, or above its appeal), else at the top.
   const inForm = result && statements.some((s) => s.id === result.decision);

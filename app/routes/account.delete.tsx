@@ -5,6 +5,7 @@ import { Field } from "~/components/forms/Field";
 import { FormError } from "~/components/forms/Messages";
 import { useFocusFirstError } from "~/components/forms/useFocusFirstError";
 import { articleCount } from "~/lib/moderation/moderation";
+import type { SignInNotice } from "~/lib/notices";
 import { pageTitle } from "~/lib/site";
 import { countPostsOf } from "~/models/posts.server";
 import { deleteAccount } from "~/services/accounts/account.server";
@@ -12,6 +13,7 @@ import { retryAfter } from "~/services/platform/concurrency.server";
 import { readForm } from "~/services/platform/forms.server";
 import { asRefusal, ifStorageFails } from "~/services/platform/storage-fault.server";
 import { endSession, requireUser } from "~/services/platform/session.server";
+import { noticeCookieHeader } from "~/services/platform/notice.server";
 import { requesterFor } from "~/services/accounts/trusted-devices.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -27,7 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     asRefusal,
   );
   // The account and its sessions are gone; the cookie goes too.
-  if (result.ok) return endSession(request, "/signinsignup?accountDeleted");
+  if (result.ok) return endSession(request, "/signinsignup", { notice: await noticeCookieHeader<SignInNotice>("accountDeleted") });
   return data({ error: result.error, invalid: result.invalid }, { status: result.status, headers: retryAfter(result.status) });
 }
 

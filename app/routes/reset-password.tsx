@@ -1,14 +1,16 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { NewPasswordFields } from "~/components/forms/Field";
 import { useFormCheck } from "~/components/forms/useFormCheck";
 import { checkForm, formProblem, NEW_PASSWORD_FIELDS, resetPasswordSchema } from "~/lib/forms";
+import type { SignInNotice } from "~/lib/notices";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE } from "~/lib/rules";
 import { tokenPageMeta } from "~/lib/site";
 import { formText } from "~/services/accounts/auth.server";
 import { BusyError, retryAfter } from "~/services/platform/concurrency.server";
 import { readForm } from "~/services/platform/forms.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 import { ifStorageFails } from "~/services/platform/storage-fault.server";
 import { isResetTokenUsable, resetPassword } from "~/services/accounts/password-reset.server";
 import { trustDevice } from "~/services/accounts/trusted-devices.server";
@@ -36,8 +38,8 @@ export async function action({ request }: ActionFunctionArgs) {
       });
       if (userId === "busy") return data({ error: BUSY_MESSAGE, invalid: [] }, { status: 503, headers: retryAfter(503) });
       if (!userId) return data({ error: ACCOUNT_MESSAGES.resetInvalid, invalid: [] }, { status: 400 });
-      // The link came to the owner's mailbox: this browser signs in on its own budget from now on.
-      return trustDevice(redirect("/signinsignup?passwordChanged", 303), request, userId);
+      // The link came to the owner's mailbox: this browser signs in on its own budget from now on (its cookie added beside the notice's).
+      return trustDevice(await redirectWithNotice<SignInNotice>("/signinsignup", "passwordChanged"), request, userId);
     },
     ({ status, error, headers }) => data({ error, invalid: [] }, { status, headers }),
   );

@@ -1,9 +1,9 @@
-import { redirect } from "@remix-run/node";
 import { env } from "~/config/env.server";
 import { safeRedirect } from "~/lib/links";
 import { checkForm, forgotPasswordSchema, formProblem, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { ACCOUNT_MESSAGES, BUSY_MESSAGE, isEmail, MESSAGES } from "~/lib/rules";
 import type { StatementOfReasons } from "~/lib/moderation/moderation";
+import type { SignInNotice } from "~/lib/notices";
 import { isNameTaken } from "~/models/users.server";
 import { createAccount } from "~/services/accounts/account.server";
 import { authenticator, formText, hashPassword, passwordWorkIsFull, SignInFailure } from "~/services/accounts/auth.server";
@@ -11,6 +11,7 @@ import { BusyError } from "~/services/platform/concurrency.server";
 import type { StorageFault } from "~/services/platform/storage-fault.server";
 import { queuePasswordReset } from "~/services/accounts/password-reset.server";
 import { startSession } from "~/services/platform/session.server";
+import { redirectWithNotice } from "~/services/platform/notice.server";
 import { appealToken, disablingStatementOf, readAppealToken } from "~/services/moderation/statements.server";
 import { fileAppeal } from "~/services/moderation/appeals.server";
 import { registerAttempts, release, reserve, resetMailAttempts, resetRequestAttempts, signInAttempts } from "~/services/platform/throttle.server";
@@ -129,5 +130,5 @@ export async function forgotPassword(form: FormData, clientAddress: string): Pro
   // Queued, not done here: the answer takes the same time, and says the same, whether or not the account
   // exists, and whether or not its mails are used up (then the link sent last still works: LIMITS).
   if (isEmail(email) && reserve(resetMailAttempts(email))) queuePasswordReset(email);
-  return redirect("/signinsignup?resetSent", 303);
+  return redirectWithNotice<SignInNotice>("/signinsignup", "resetSent");
 }

@@ -3,13 +3,15 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useMemo, useRef } from "react";
 import { DisplayNameField, Field, NewPasswordFields } from "~/components/forms/Field";
-import { FormError } from "~/components/forms/Messages";
+import { FormError, Notice } from "~/components/forms/Messages";
 import { Statement } from "~/components/moderation/Statement";
 import { CloseIcon } from "~/components/layout/Icons";
+import { useBroughtNotice } from "~/components/layout/BroughtNotice";
 import { useFormCheck } from "~/components/forms/useFormCheck";
 import { forgotPasswordSchema, REGISTER_FIELDS, registerSchema } from "~/lib/forms";
 import { safeRedirect } from "~/lib/links";
 import { MODERATION_MESSAGES } from "~/lib/moderation/moderation";
+import { SIGNIN_NOTICES } from "~/lib/notices";
 import { ACCOUNT_MESSAGES, MESSAGES } from "~/lib/rules";
 import { pageTitle } from "~/lib/site";
 import { retryAfter } from "~/services/platform/concurrency.server";
@@ -43,14 +45,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 type Mode = "signin" | "register";
 
-/** What the page says when another page sends the reader here (?resetSent, …). */
-const NOTICES = [
-  ["resetSent", ACCOUNT_MESSAGES.resetSent],
-  ["passwordChanged", ACCOUNT_MESSAGES.passwordChanged],
-  ["signedOutEverywhere", "Odhlásili sme vás na všetkých zariadeniach."],
-  ["accountDeleted", "Váš účet je zrušený. Ďakujeme, že ste s\u00a0nami písali históriu."],
-] as const;
-
 export default function SignInSignUp() {
   const { redirectTo } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -66,7 +60,7 @@ export default function SignInSignUp() {
         ? "register"
         : "signin";
   const forgotOpen = searchParams.has("forgot");
-  const notice = NOTICES.find(([param]) => searchParams.has(param))?.[1] ?? null;
+  const notice = useBroughtNotice(SIGNIN_NOTICES);
   const registerCheck = useFormCheck(registerSchema, REGISTER_FIELDS, ACCOUNT_MESSAGES.fillAll);
   const { clear: clearRegisterCheck } = registerCheck;
   useEffect(clearRegisterCheck, [mode, clearRegisterCheck]);
@@ -88,11 +82,7 @@ export default function SignInSignUp() {
     <main id="obsah" className="auth-page">
       <div className="auth-panel">
         <h1>{mode === "register" ? "Registrácia" : "Prihlásenie"}</h1>
-        {notice && (
-          <p className="notice" role="status">
-            {notice}
-          </p>
-        )}
+        <Notice text={notice} />
         {/* Keyed by mode: switching clears the e-mail, the passwords and the error. */}
         <Form method="post" replace key={mode} className="auth-form" noValidate ref={form} onSubmit={mode === "register" ? registerCheck.onSubmit : undefined}>
           <input type="hidden" name="intent" value={mode} />

@@ -245,10 +245,10 @@ test("pages run under the Content-Security-Policy with no console errors or hydr
     if (message.type() === "error" || message.type() === "warning") problems.push(`${message.type()}: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  for (const path of ["/", "/posts", "/conflicts", "/signinsignup", "/signinsignup?resetSent", "/posts?tag=Stredovek"]) {
+  for (const path of ["/", "/posts", "/conflicts", "/signinsignup", "/signinsignup?redirectTo=/account", "/posts?tag=Stredovek"]) {
     const response = await page.goto(path);
     // Pages the page cache keeps name their inline scripts by hash; a page rendered for one response has a nonce.
-    const scriptSources = path === "/signinsignup?resetSent" ? /script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}';/ : /script-src 'self'( 'sha256-[\w+/=]{44}')+;/;
+    const scriptSources = path === "/signinsignup?redirectTo=/account" ? /script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}';/ : /script-src 'self'( 'sha256-[\w+/=]{44}')+;/;
     expect(response?.headers()["content-security-policy"]).toMatch(scriptSources);
     await page.waitForLoadState("networkidle");
   }

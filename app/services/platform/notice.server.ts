@@ -13,12 +13,22 @@ export const NOTICE_COOKIE_NAME = "dejiny_notice";
 const noticeCookie = siteCookie(NOTICE_COOKIE_NAME, { maxAge: 60 });
 
 /**
+ * The Set-Cookie header that has the next page say `notice`: a key of
+ * NOTICES (the toast), unless the caller names its page's own keys, as
+ * `redirectWithNotice<AccountNotice>`. For a redirect that sets other
+ * cookies too (endSession).
+ */
+export function noticeCookieHeader<Key extends string = Notice>(notice: NoInfer<Key>): Promise<string> {
+  return noticeCookie.serialize(notice);
+}
+
+/**
  * A 303 to `url` that says `notice` there (none: a plain 303). A key of
  * NOTICES (the toast), unless the route names its page's own keys:
  * `redirectWithNotice<AccountNotice>("/account", "rename")`.
  */
 export async function redirectWithNotice<Key extends string = Notice>(url: string, notice?: NoInfer<Key>): Promise<TypedResponse<never>> {
-  return redirect(url, { status: 303, headers: notice ? { "Set-Cookie": await noticeCookie.serialize(notice) } : undefined });
+  return redirect(url, { status: 303, headers: notice ? { "Set-Cookie": await noticeCookieHeader<Key>(notice) } : undefined });
 }
 
 /** Whether a request brings a notice (a page asked with one is the root loader's to render: server/page-cache.ts, search-results.server.tsx). */

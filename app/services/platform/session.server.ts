@@ -182,15 +182,22 @@ export async function startSession(request: Request, userId: string, remember: b
   return redirect(redirectTo, { status: 303, headers: { "Set-Cookie": cookie } });
 }
 
-/** End the request's session on the server and in the browser (with `everywhere`, every session of its account). */
-export async function endSession(request: Request, redirectTo = "/", { everywhere = false } = {}): Promise<Response> {
+/**
+ * End the request's session on the server and in the browser (with
+ * `everywhere`, every session of its account), and redirect to
+ * `redirectTo`; `notice`, a notice cookie's header (noticeCookieHeader in
+ * notice.server.ts), has that page say its word.
+ */
+export async function endSession(request: Request, redirectTo = "/", { everywhere = false, notice }: { everywhere?: boolean; notice?: string } = {}): Promise<Response> {
   const id = await readSessionId(request);
   if (id && everywhere) {
     const user = getSessionUser(hashId(id))?.user;
     if (user) deleteUserSessions(user.id);
   }
   if (id) deleteSession(hashId(id));
-  return redirect(redirectTo, { status: 303, headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) } });
+  const headers = new Headers({ "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) });
+  if (notice) headers.append("Set-Cookie", notice);
+  return redirect(redirectTo, { status: 303, headers });
 }
 
 /** End every session of an account (but `exceptIdHash`, the one in use, when given). */

@@ -128,7 +128,8 @@ describe("/account", () => {
     expect(await client.isSignedIn()).toBe(true);
 
     const all = await laptop.post("/account", { intent: "endAll" });
-    expect(all.response.headers.get("location")).toBe("/signinsignup?signedOutEverywhere");
+    expect(all.response.headers.get("location")).toBe("/signinsignup");
+    expect(pageStatus((await laptop.get("/signinsignup")).doc)).toBe("Odhlásili sme vás na všetkých zariadeniach.");
     expect(await laptop.isSignedIn()).toBe(false);
     expect(await client.isSignedIn()).toBe(false);
     expect(query("SELECT 1 FROM sessions WHERE user_id = ?", userId(email))).toHaveLength(0);
@@ -193,8 +194,11 @@ describe("/account/delete", () => {
 
     const { response } = await client.post("/account/delete", { password: GOOD_PASSWORD });
     expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe("/signinsignup?accountDeleted");
+    expect(response.headers.get("location")).toBe("/signinsignup");
     expect(response.headers.getSetCookie().join()).toMatch(/dejiny_session=;.*Max-Age=0/i);
+    // The session's cookie ends and the notice's comes in the same answer: the sign-in page (a visitor's) says it once.
+    expect(pageStatus((await client.get("/signinsignup")).doc)).toBe("Váš účet je zrušený. Ďakujeme, že ste s\u00a0nami písali históriu.");
+    expect(pageStatus((await client.get("/signinsignup")).doc)).toBeUndefined();
     expect(userId(email)).toBeUndefined();
     for (const table of ["sessions", "password_reset_tokens", "pending_images", "reports"]) {
       expect(query(`SELECT 1 FROM ${table} WHERE ${table === "reports" ? "reporter_id" : "user_id"} = ?`, id), table).toHaveLength(0);

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { describe, expect, inject, it } from "vitest";
-import { ADMIN_NOTICES } from "~/lib/notices";
+import { ADMIN_NOTICES, DECISIONS_NOTICES } from "~/lib/notices";
 import { Client, GOOD_PASSWORD } from "../../../scripts/lib/client";
 import { publish } from "../../../scripts/lib/publish";
 import { registerConfirmedUser } from "../../support/accounts";
@@ -327,6 +327,10 @@ describe("statements of reasons and appeals", () => {
 
     const filed = await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Zdroje sú v texte, odsek 2." });
     expect(filed.response.status).toBe(303);
+    expect(filed.response.headers.get("location")).toBe(`/account/decisions#rozhodnutie-${decisionId}`);
+    // Said on the page the answer leads to, once.
+    expect(pageStatus((await author.client.get("/account/decisions")).doc)).toBe(DECISIONS_NOTICES.appealed);
+    expect(pageStatus((await author.client.get("/account/decisions")).doc)).toBeUndefined();
     const twice = await author.client.post("/account/decisions", { intent: "appeal", decision: String(decisionId), text: "Ešte raz." });
     expect(twice.response.status).toBe(403);
     expect(twice.doc.querySelector(`#rozhodnutie-${decisionId} .form-error`)?.text).toBe("Proti tomuto rozhodnutiu ste už podali námietku.");
