@@ -531,3 +531,65 @@ export const conflicts = sqliteTable("conflicts", {
   position: integer("position").notNull().default(0),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/**
+ * Readers who follow the site by e-mail, no account needed
+ * (~/services/subscriptions): pending until the confirmation link is
+ * followed, then confirmed. No topics (subscription_tags,
+ * subscription_centuries) means every new article. Consent is kept: the form
+ * it came from and when, and when the owner confirmed it.
+ */
+export const subscribers = sqliteTable(
+  "subscribers",
+  {
+    /** Random; the manage and unsubscribe links are signed over it, so a new subscription of the same address gets new links. */
+    id: text("id").primaryKey(),
+    /** Normalised as accounts' (lower case, NFC, trimmed). */
+    email: text("email").notNull().unique(),
+    status: text("status", { enum: ["pending", "confirmed"] }).notNull(),
+    frequency: text("frequency", { enum: ["instant", "weekly"] }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    confirmedAt: integer("confirmed_at"),
+    /** Which form the consent came from (SUBSCRIPTION_SOURCES) and when it was sent. */
+    consentSource: text("consent_source").notNull(),
+    consentAt: integer("consent_at").notNull(),
+    /** The pending confirmation link's SHA-256 and end; null once confirmed. */
+    confirmTokenHash: text("confirm_token_hash"),
+    confirmExpiresAt: integer("confirm_expires_at"),
+  },
+  (t) => [uniqueIndex("subscribers_confirm_token_idx").on(t.confirmTokenHash), index("subscribers_status_idx").on(t.status, t.frequency)],
+);
+
+/** A subscriber's chosen tags (at most the 30 of ~/lib/tags). */
+export const subscriptionTags = sqliteTable(
+  "subscription_tags",
+  {
+    subscriberId: text("subscriber_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    tag: text("tag").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.subscriberId, t.tag] })],
+);
+
+/** A subscriber's chosen centuries (SUBSCRIPTION_CENTURIES). */
+export const subscriptionCenturies = sqliteTable(
+  "subscription_centuries",
+  {
+    subscriberId: text("subscriber_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    century: integer("century").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.subscriberId, t.century] })],
+);
+
+/**
+ * Addresses that unsubscribed, kept only as a digest
+ * (docs/decisions/subscription-suppression-hashed.md): nothing but a new
+ * confirmed consent mails them again.
+ */
+export const subscriptionSuppressions = sqliteTable("subscription_suppressions", {
+  emailHash: text("email_hash").primaryKey(),
+  createdAt: integer("created_at").notNull(),
+});
