@@ -13,7 +13,7 @@ import tseslint from "typescript-eslint";
  * account removes its articles and reports; a moderation decision hides or
  * deletes articles; articles carry images.
  */
-export const CAPABILITIES = ["operations", "accounts", "moderation", "articles", "images", "platform"];
+export const CAPABILITIES = ["operations", "subscriptions", "accounts", "moderation", "articles", "images", "platform"];
 
 /**
  * The layers import only downwards (docs/architecture.md):

@@ -31,7 +31,8 @@ import {
 } from "~/lib/moderation/moderation";
 import { periodProblem } from "~/lib/time/periods";
 import { sourcesProblem } from "./sources";
-import { isTag } from "./tags";
+import { isTag, TAGS } from "./tags";
+import { FREQUENCIES, type Frequency, isSubscriptionCentury, SUBSCRIPTION_CENTURIES, SUBSCRIPTION_MESSAGES } from "./subscriptions";
 import { hasSeenCharacter, hasStackedMarks, hasUnclosedBidi, hasUnseenCharacters } from "~/lib/text/text-controls";
 
 /**
@@ -269,6 +270,33 @@ export const reasonSchema = z.object({ reason: decisionReason });
 export const appealSchema = z.object({
   text: moderationText({ missing: MODERATION_MESSAGES.appealText, length: MODERATION_MESSAGES.appealLength, controls: MODERATION_MESSAGES.appealControls }, APPEAL_MAX_LENGTH),
 });
+
+/**
+ * What a subscription follows (/odber, its settings page): every new article,
+ * or the chosen tags and centuries (each from its fixed list, so at most 30
+ * tags and SUBSCRIPTION_CENTURIES), and how often.
+ */
+const subscriptionChoices = {
+  scope: z._default(z.enum(["all", "chosen"]), "all"),
+  tags: z.array(z.string()).check(rule((list: string[]) => list.length <= TAGS.length && list.every(isTag), SUBSCRIPTION_MESSAGES.badChoice)),
+  centuries: z.array(z.string()).check(
+    rule((list: string[]) => list.length <= SUBSCRIPTION_CENTURIES.length && list.every((c) => /^-?\d{1,2}$/.test(c) && isSubscriptionCentury(Number(c))), SUBSCRIPTION_MESSAGES.badChoice),
+  ),
+  frequency: z.enum(Object.keys(FREQUENCIES) as [Frequency, ...Frequency[]], { error: SUBSCRIPTION_MESSAGES.frequency }),
+};
+
+/** "Chosen topics" needs at least one. */
+const somethingChosen = z.superRefine<{ scope: "all" | "chosen"; tags: string[]; centuries: string[] }>(({ scope, tags, centuries }, ctx) => {
+  if (scope === "chosen" && tags.length === 0 && centuries.length === 0) ctx.addIssue({ code: "custom", message: SUBSCRIPTION_MESSAGES.nothingChosen, path: ["tags"], input: tags });
+});
+
+export const subscriptionChoicesSchema = z.object(subscriptionChoices).check(somethingChosen);
+export const SUBSCRIPTION_FIELDS = ["email", "tags", "centuries", "frequency"] as const;
+
+/** Subscribing with an address (a visitor): the address, then the choices. */
+export const subscribeSchema = z
+  .object({ email: email(SUBSCRIPTION_MESSAGES.emailMissing).check(rule(isEmail, SUBSCRIPTION_MESSAGES.emailInvalid)), ...subscriptionChoices })
+  .check(somethingChosen);
 
 /** Each field's messages. */
 export type FieldErrors = Record<string, string[] | undefined>;

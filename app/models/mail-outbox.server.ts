@@ -6,8 +6,8 @@ import { mailOutbox } from "~/db/schema.server";
 
 export type OutboxMail = typeof mailOutbox.$inferSelect;
 
-/** What a mail is, for the outbox's room (mail-outbox.server.ts OUTBOX_LIMITS): a confirmation or reset link, moderation's decision, or an acknowledgement. */
-export type MailKind = "account" | "decision" | "receipt";
+/** What a mail is, for the outbox's room (mail-outbox.server.ts OUTBOX_LIMITS): a confirmation or reset link, moderation's decision, an acknowledgement, or a subscription's confirmation link. */
+export type MailKind = "account" | "decision" | "receipt" | "subscription";
 
 const waiting = and(isNull(mailOutbox.sentAt), isNull(mailOutbox.gaveUpAt));
 

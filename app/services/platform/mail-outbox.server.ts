@@ -57,13 +57,19 @@ const retryDelay = (failedAttempts: number) => RETRY_DELAYS[failedAttempts - 1] 
  *   first. Past 1,000 waiting, or past 10 to one address in 24 hours (sent
  *   or not), a receipt is dropped and logged; what it said is on the
  *   reader's pages (/account/reports) anyway.
+ * - `subscription`, the link that confirms an e-mail subscription: throttled
+ *   per address and per client before it is queued (subscribe.server.ts), in
+ *   a room of its own, so that strangers subscribing others cannot crowd out
+ *   anyone's reset link.
  *
- * Only `account` mails go to an address its owner has not confirmed.
+ * Only `account` and `subscription` mails go to an address its owner has
+ * not confirmed: both are the site's own words and one link.
  */
 export const OUTBOX_LIMITS = {
   account: { waiting: 1_000, waitingPerRecipient: 5 },
   decision: { waiting: 10_000 },
   receipt: { waiting: 1_000, perRecipientPerDay: 10 },
+  subscription: { waiting: 1_000, waitingPerRecipient: 3 },
 } as const;
 
 /** When a decision refused for a full outbox is to be tried again: mails leave as the service takes them, or give up after a day. */
@@ -111,12 +117,12 @@ const KEEP_FINISHED = 7 * DAY;
  * Put a mail of `kind` in the outbox, to be delivered before `sendBefore`
  * (at most a day from now). Call it inside the transaction that decides the
  * mail. False, and nothing queued, when the address is not confirmed (for
- * any kind but `account`) or the kind's room is full (OUTBOX_LIMITS); a
+ * any kind but `account` and `subscription`) or the kind's room is full (OUTBOX_LIMITS); a
  * `decision` is never dropped: it throws OutboxFullError instead.
  */
 export function queueMail(mail: Mail, { kind, sendBefore, now = Date.now() }: { kind: MailKind; sendBefore: number; now?: number }): boolean {
   // What someone else wrote or decided goes only to an address whose owner has shown it is theirs.
-  if (kind !== "account" && !confirmedAddress(mail.to)) return false;
+  if (kind !== "account" && kind !== "subscription" && !confirmedAddress(mail.to)) return false;
   const full = noRoom(kind, mail.to, now);
   if (full && kind === "decision") refuseDecision();
   if (full) {

@@ -28,6 +28,9 @@ const DAY = 24 * HOUR;
  * window still works (links live as long as the window: password-reset.server.ts).
  * A confirmation link is mailed at registration; asking for it again is
  * limited per account and per address (email-confirmation.server.ts).
+ * Subscribing by e-mail is limited per client address (past it, 429) and
+ * the confirmation mails per subscribed address (past it, no mail and the
+ * same answer: subscriptions/subscribe.server.ts).
  */
 export const LIMITS = {
   signinFailuresPerDevice: { max: 10, windowMs: 15 * MINUTE },
@@ -48,6 +51,8 @@ export const LIMITS = {
   reportsPerAccountPerHour: { max: QUOTAS.reportsPerHour, windowMs: HOUR },
   reportsPerAccountPerDay: { max: QUOTAS.reportsPerDay, windowMs: DAY },
   renamesPerAccountPerHour: { max: QUOTAS.renamesPerHour, windowMs: HOUR },
+  subscribePerAddress: { max: 10, windowMs: HOUR },
+  subscriptionMailsPerEmail: { max: 3, windowMs: DAY },
 } as const;
 
 type Limit = keyof typeof LIMITS;
@@ -130,6 +135,16 @@ export function confirmationMailAttempts(userId: string, address: string): Attem
     ["confirmationMailsPerAccount", userId],
     ["confirmationMailsPerAddress", addressSubject(address)],
   ];
+}
+
+/** A subscription started from `address` (/odber), against its hourly budget (past it: 429, which says nothing about any address). */
+export function subscribeAttempts(address: string): Attempt[] {
+  return [["subscribePerAddress", addressSubject(address)]];
+}
+
+/** A subscription's confirmation mail to `email`, against the address's daily budget (past it: no mail, the same answer). */
+export function subscriptionMailAttempts(email: string): Attempt[] {
+  return [["subscriptionMailsPerEmail", subject(normaliseEmail(email))]];
 }
 
 /** Lift the untrusted sign-in limits of an account (after its owner proved it by a password reset). */
