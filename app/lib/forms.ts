@@ -272,31 +272,26 @@ export const appealSchema = z.object({
 });
 
 /**
- * What a subscription follows (/odber, its settings page): every new article,
- * or the chosen tags and centuries (each from its fixed list, so at most 30
+ * What a subscription follows (/odber, its settings page): every new article
+ * when nothing is ticked (no JavaScript needed to switch a list off), or
+ * those with a chosen tag or within a chosen century (each from its fixed list, so at most 30
  * tags and SUBSCRIPTION_CENTURIES), and how often.
  */
 const subscriptionChoices = {
-  scope: z._default(z.enum(["all", "chosen"]), "all"),
   tags: z.array(z.string()).check(rule((list: string[]) => list.length <= TAGS.length && list.every(isTag), SUBSCRIPTION_MESSAGES.badChoice)),
   centuries: z.array(z.string()).check(
     rule((list: string[]) => list.length <= SUBSCRIPTION_CENTURIES.length && list.every((c) => /^-?\d{1,2}$/.test(c) && isSubscriptionCentury(Number(c))), SUBSCRIPTION_MESSAGES.badChoice),
   ),
-  frequency: z.enum(Object.keys(FREQUENCIES) as [Frequency, ...Frequency[]], { error: SUBSCRIPTION_MESSAGES.frequency }),
+  // The footer's short form sends none: each new article.
+  frequency: z._default(z.enum(Object.keys(FREQUENCIES) as [Frequency, ...Frequency[]], { error: SUBSCRIPTION_MESSAGES.frequency }), "instant"),
 };
 
-/** "Chosen topics" needs at least one. */
-const somethingChosen = z.superRefine<{ scope: "all" | "chosen"; tags: string[]; centuries: string[] }>(({ scope, tags, centuries }, ctx) => {
-  if (scope === "chosen" && tags.length === 0 && centuries.length === 0) ctx.addIssue({ code: "custom", message: SUBSCRIPTION_MESSAGES.nothingChosen, path: ["tags"], input: tags });
-});
-
-export const subscriptionChoicesSchema = z.object(subscriptionChoices).check(somethingChosen);
+export const subscriptionChoicesSchema = z.object(subscriptionChoices);
 export const SUBSCRIPTION_FIELDS = ["email", "tags", "centuries", "frequency"] as const;
 
 /** Subscribing with an address (a visitor): the address, then the choices. */
 export const subscribeSchema = z
-  .object({ email: email(SUBSCRIPTION_MESSAGES.emailMissing).check(rule(isEmail, SUBSCRIPTION_MESSAGES.emailInvalid)), ...subscriptionChoices })
-  .check(somethingChosen);
+  .object({ email: email(SUBSCRIPTION_MESSAGES.emailMissing).check(rule(isEmail, SUBSCRIPTION_MESSAGES.emailInvalid)), ...subscriptionChoices });
 
 /** Each field's messages. */
 export type FieldErrors = Record<string, string[] | undefined>;

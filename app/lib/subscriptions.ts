@@ -34,7 +34,6 @@ export { centuryLabel };
 export const SUBSCRIPTION_MESSAGES = {
   emailMissing: "Zadajte, prosím, svoju e-mailovú adresu.",
   emailInvalid: "Toto nevyzerá ako e-mailová adresa. Skontrolujte ju, prosím.",
-  nothingChosen: "Vyberte aspoň jednu značku alebo storočie, alebo zvoľte všetky nové články.",
   badChoice: "Niektorá z vybraných možností neexistuje. Vyberte, prosím, znova.",
   frequency: "Vyberte, ako často vám máme písať.",
   tooMany: "Odber z tejto siete sme v poslednej hodine spustili už viackrát. Skúste to, prosím, neskôr.",

@@ -1,4 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
+import { EMAIL_MAX_LENGTH } from "~/lib/rules";
 import { SITE_NAME, TAGLINE, type SocialLink } from "~/lib/site";
 
 type SiteSettings = { socialLinks: SocialLink[]; contactEmail: string | undefined };
@@ -8,7 +9,7 @@ export function useSiteSettings(): SiteSettings | undefined {
   return useRouteLoaderData<{ site: SiteSettings }>("root")?.site;
 }
 
-/** The site's name, its feed, the public moderation log, and the owner's contact address when one is configured (CONTACT_EMAIL). */
+/** The site's name, the e-mail subscription's short form (every new article; /odber has the choices), its feed, the public moderation log, and the owner's contact address when one is configured (CONTACT_EMAIL). */
 export function SiteFooter() {
   const contactEmail = useSiteSettings()?.contactEmail;
   return (
@@ -16,6 +17,15 @@ export function SiteFooter() {
       <p>
         <strong>{SITE_NAME}</strong> – {TAGLINE}
       </p>
+      <form method="post" action="/odber" className="footer-subscribe">
+        <input type="hidden" name="zdroj" value="paticka" />
+        <label htmlFor="paticka-email">Nové články e-mailom</label>
+        <input id="paticka-email" name="email" type="email" autoComplete="email" required maxLength={EMAIL_MAX_LENGTH} placeholder="vas@email.sk" />
+        <button type="submit" className="button button-small">
+          Odoberať
+        </button>
+        <a href="/odber?od=paticka">Vybrať témy a&nbsp;frekvenciu</a>
+      </form>
       <ul>
         <li>
           <a href="/feed.xml" type="application/atom+xml">

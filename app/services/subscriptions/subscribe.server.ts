@@ -31,9 +31,8 @@ const CONFIRMATION_LIFETIME_MS = 24 * HOUR;
 
 export type SubscribeResult = { ok: true } | { ok: false; status: number; error: string };
 
-/** A form's choices as stored: "all" is no topics; tags in the list's order, centuries ascending, each once. */
-export function choicesOf(value: { scope: "all" | "chosen"; tags: string[]; centuries: string[]; frequency: Frequency }): SubscriptionChoices {
-  if (value.scope === "all") return { frequency: value.frequency, tags: [], centuries: [] };
+/** A form's choices as stored: tags in the list's order, centuries ascending, each once (none of either: every new article). */
+export function choicesOf(value: { tags: string[]; centuries: string[]; frequency: Frequency }): SubscriptionChoices {
   const centuries = [...new Set(value.centuries.map(Number))].sort((a, b) => a - b);
   return { frequency: value.frequency, tags: TAGS.filter((tag) => value.tags.includes(tag)), centuries };
 }
