@@ -238,6 +238,9 @@ function PostView({ editing: editRequested }: { editing: boolean }) {
             {/* A signed-in reader who may not edit it may ask for a source of a passage, as they may report it. */}
             <ArticleBody content={post.content} sources={post.sources} tags={post.tags} flagHref={user && !allowed ? (n) => passageReportHref(post.id, n) : undefined} />
             {neighbours && <PeriodNeighbours {...neighbours} list={list} />}
+            <p className="article-subscribe">
+              <a href="/odber?od=clanok">Nové články e-mailom</a>
+            </p>
             {/* Keyed by the state, so that the other form starts empty once it has changed. */}
             {user?.isAdmin && <ArticleVisibility key={String(hidden !== null)} hidden={hidden !== null} refused={result?.visibility ?? null} />}
           </>

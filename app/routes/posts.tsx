@@ -87,6 +87,9 @@ export default function PostsRoute() {
                 Tento tag v čítačke (Atom)
               </a>
             )}
+            <a className="list-feed" href={tag ? `/odber?od=stitok&stitok=${encodeURIComponent(tag)}` : "/odber?od=zoznam"}>
+              {tag ? "Tento tag e-mailom" : "Nové články e-mailom"}
+            </a>
           </div>
           <SearchForm q={q} tag={tag} period={period} />
           <PeriodFilter key={listSearch(list)} period={period} centuries={centuries} tag={tag} q={q}>

@@ -34,7 +34,8 @@ export default function Timeline() {
       <h1>Časová os</h1>
       <p>
         Články podľa toho, kedy sa udalosti stali, od najstarších. Článok patrí do storočia, v ktorom sa jeho obdobie začína. Články bez obdobia tu
-        nie sú; nájdete ich v <Link to="/posts">zozname článkov</Link>.
+        nie sú; nájdete ich v <Link to="/posts">zozname článkov</Link>.{" "}
+        <a href={century !== null ? `/odber?od=casova-os&storocie=${century}` : "/odber?od=casova-os"}>{century !== null ? "Toto storočie e-mailom" : "Nové články e-mailom"}</a>
       </p>
       {centuries.length > 0 && (
         <nav aria-labelledby="timeline-index" className="timeline-index">

@@ -82,6 +82,16 @@ describe("subscribing by e-mail", () => {
     const footer = posts.doc.querySelector('footer form[action="/odber"][method="post"]');
     expect(footer?.querySelector('input[name="email"]')).not.toBeNull();
     expect(footer?.querySelector('input[name="zdroj"]')?.getAttribute("value")).toBe("paticka");
+    // The list, a tag's list, an article and the timeline lead to the form, saying where from.
+    expect(posts.doc.querySelector('main a[href="/odber?od=zoznam"]')).not.toBeNull();
+    const tagged = await new Client(base).get(`/posts?tag=${encodeURIComponent("Stredovek")}`);
+    expect(tagged.doc.querySelector(`main a[href="/odber?od=stitok&stitok=${encodeURIComponent("Stredovek")}"]`)).not.toBeNull();
+    const article = posts.doc.querySelector('main a[href^="/posts/"]')!.getAttribute("href")!;
+    expect((await new Client(base).get(article)).doc.querySelector('main a[href="/odber?od=clanok"]')).not.toBeNull();
+    expect((await new Client(base).get("/timeline?century=15")).doc.querySelector('main a[href="/odber?od=casova-os&storocie=15"]')).not.toBeNull();
+    // A tag's link comes with the tag ticked.
+    const fromTag = await new Client(base).get(`/odber?od=stitok&stitok=${encodeURIComponent("Stredovek")}`);
+    expect(fromTag.doc.querySelector('input[name="tags"][value="Stredovek"]')?.hasAttribute("checked")).toBe(true);
   });
 
   it("mails a fixed text with one link (valid a day, only its hash kept), records the consent, and sends nothing else until confirmed", async () => {
