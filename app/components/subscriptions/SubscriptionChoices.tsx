@@ -12,9 +12,9 @@ export function SubscriptionChoices({ tags, centuries, frequency, invalid, error
   const marked = (field: string) => invalid.includes(field);
   return (
     <>
-      <p>Ak nevyberiete žiadnu značku ani storočie, pošleme vám všetky nové články. Inak iba tie, ktoré majú niektorú z vybraných značiek alebo sa odohrávajú v niektorom z vybraných storočí.</p>
+      <p>Ak nevyberiete žiadny tag ani storočie, pošleme vám všetky nové články. Inak iba tie, ktoré majú niektorý z vybraných tagov alebo sa odohrávajú v niektorom z vybraných storočí.</p>
       <fieldset className={`field tag-checkboxes${marked("tags") ? " invalid" : ""}`} aria-describedby={marked("tags") ? errorId : undefined}>
-        <legend>Značky</legend>
+        <legend>Tagy</legend>
         {TAGS.map((tag) => (
           <label key={tag}>
             <input type="checkbox" name="tags" value={tag} defaultChecked={tags.includes(tag)} /> {tag}
