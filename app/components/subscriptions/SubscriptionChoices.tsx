@@ -12,7 +12,7 @@ export function SubscriptionChoices({ tags, centuries, frequency, invalid, error
   const marked = (field: string) => invalid.includes(field);
   return (
     <>
-      <p>Ak nevyberiete žiadny tag ani storočie, pošleme vám všetky nové články. Inak iba tie, ktoré majú niektorý z vybraných tagov alebo sa odohrávajú v niektorom z vybraných storočí.</p>
+      <p>Ak nevyberiete žiadny tag ani storočie, pošleme vám všetky nové články. Inak iba tie, ktoré majú niektorý z&nbsp;vybraných tagov alebo sa odohrávajú v&nbsp;niektorom z&nbsp;vybraných storočí.</p>
       <fieldset className={`field tag-checkboxes${marked("tags") ? " invalid" : ""}`} aria-describedby={marked("tags") ? errorId : undefined}>
         <legend>Tagy</legend>
         {TAGS.map((tag) => (
