@@ -279,6 +279,16 @@ describe("a subscription's settings and its end", () => {
     expect((await new Client(base).get(`/odber/nastavenia?token=${token}`)).response.status).toBe(404);
   });
 
+  it("takes the one-click POST as multipart/form-data too (RFC 8058 allows either)", async () => {
+    const email = uniqueEmail("odber");
+    const { token } = await confirmedSubscription(email);
+    const body = new FormData();
+    body.append("List-Unsubscribe", "One-Click");
+    const response = await fetch(`${base}/odber/odhlasit?token=${token}`, { method: "POST", body, redirect: "manual" });
+    expect(response.status).toBe(200);
+    expect(subscriber(email)).toBeUndefined();
+  });
+
   it("never ends a subscription on a GET (link scanners): the link leads to a page whose button ends it", async () => {
     const email = uniqueEmail("odber");
     const { token } = await confirmedSubscription(email);
