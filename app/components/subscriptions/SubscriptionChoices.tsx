@@ -13,7 +13,7 @@ export function SubscriptionChoices({ tags, centuries, frequency, invalid, error
   return (
     <>
       <p>Ak nevyberiete žiadny tag ani storočie, pošleme vám všetky nové články. Inak iba tie, ktoré majú niektorý z&nbsp;vybraných tagov alebo sa odohrávajú v&nbsp;niektorom z&nbsp;vybraných storočí.</p>
-      <fieldset className={`field tag-checkboxes${marked("tags") ? " invalid" : ""}`} aria-describedby={marked("tags") ? errorId : undefined}>
+      <fieldset className={`field tag-checkboxes subscription-choices${marked("tags") ? " invalid" : ""}`} aria-describedby={marked("tags") ? errorId : undefined}>
         <legend>Tagy</legend>
         {TAGS.map((tag) => (
           <label key={tag}>
@@ -21,7 +21,7 @@ export function SubscriptionChoices({ tags, centuries, frequency, invalid, error
           </label>
         ))}
       </fieldset>
-      <fieldset className={`field tag-checkboxes${marked("centuries") ? " invalid" : ""}`} aria-describedby={marked("centuries") ? errorId : undefined}>
+      <fieldset className={`field tag-checkboxes subscription-choices${marked("centuries") ? " invalid" : ""}`} aria-describedby={marked("centuries") ? errorId : undefined}>
         <legend>Storočia</legend>
         {SUBSCRIPTION_CENTURIES.map((century) => (
           <label key={century}>
