@@ -87,7 +87,7 @@ export default function PostsRoute() {
                 Tento tag v čítačke (Atom)
               </a>
             )}
-            <a className="list-feed" href={tag ? `/odber?od=stitok&stitok=${encodeURIComponent(tag)}` : "/odber?od=zoznam"}>
+            <a className="list-subscribe" href={tag ? `/odber?od=stitok&stitok=${encodeURIComponent(tag)}` : "/odber?od=zoznam"}>
               {tag ? "Tento tag e-mailom" : "Nové články e-mailom"}
             </a>
           </div>

@@ -158,7 +158,7 @@ describe("sign in", () => {
 
   it("names the e-mail fields as e-mail and the passwords as current or new, for autofill and password managers", async () => {
     const autocomplete = async (path: string) =>
-      (await new Client(base).get(path)).doc.querySelectorAll('input[type="email"], input[type="password"]').map((input) => [input.getAttribute("name"), input.getAttribute("autocomplete")]);
+      (await new Client(base).get(path)).doc.querySelectorAll('main input[type="email"], main input[type="password"]').map((input) => [input.getAttribute("name"), input.getAttribute("autocomplete")]);
     expect(await autocomplete("/signinsignup")).toEqual([
       ["email", "email"],
       ["password", "current-password"],
