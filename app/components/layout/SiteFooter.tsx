@@ -19,7 +19,8 @@ export function SiteFooter() {
       </p>
       <form method="post" action="/odber" className="footer-subscribe">
         <input type="hidden" name="zdroj" value="paticka" />
-        <label htmlFor="paticka-email">Nové články e-mailom</label>
+        {/* Not "e-mail": the sign-in forms' own field is the page's one "E-mail". */}
+        <label htmlFor="paticka-email">Nové články do schránky</label>
         <input id="paticka-email" name="email" type="email" autoComplete="email" required maxLength={EMAIL_MAX_LENGTH} placeholder="vas@email.sk" />
         <button type="submit" className="button button-small">
           Odoberať
