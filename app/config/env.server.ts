@@ -19,6 +19,8 @@ export type Env = {
   resendApiKey: string | undefined;
   resendBaseUrl: string | undefined;
   mailFrom: string;
+  /** The mailbox of the `mailto:` in subscriptions' List-Unsubscribe header, whose mails the operator reads (docs/subscriptions.md). */
+  listUnsubscribeMailto: string;
   /** The site's profiles, shown in the header; none unless configured. */
   socialLinks: SocialLink[];
   /** Shown in the footer when set. */
@@ -106,6 +108,8 @@ export function readEnv(
   const resendApiKey = source.RESEND_API_KEY || undefined;
   const mailFrom = source.MAIL_FROM || "Dejiny <noreply@dejiny.local>";
   if (resendApiKey && !source.MAIL_FROM) problems.push("MAIL_FROM is required when RESEND_API_KEY is set (a sender on your verified Resend domain).");
+  const listUnsubscribeMailto = source.LIST_UNSUBSCRIBE_MAILTO || (/<([^<>]+)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom).trim();
+  if (!/^[^\s@<>,?]+@[^\s@<>,?]+$/.test(listUnsubscribeMailto)) problems.push(`LIST_UNSUBSCRIBE_MAILTO must be an e-mail address (a mailbox the operator reads), got "${listUnsubscribeMailto}".`);
 
   const socialLinks: SocialLink[] = [];
   for (const [name, network] of SOCIAL_SETTINGS) {
@@ -152,6 +156,7 @@ export function readEnv(
     resendApiKey,
     resendBaseUrl: source.RESEND_BASE_URL || undefined,
     mailFrom,
+    listUnsubscribeMailto,
     socialLinks,
     contactEmail,
     litestreamReplicating: source.LITESTREAM_REPLICATING === "1",

@@ -499,10 +499,16 @@ export const mailOutbox = sqliteTable(
     lastError: text("last_error"),
     sentAt: integer("sent_at"),
     gaveUpAt: integer("gave_up_at"),
+    /** A subscription's mail (kind `newsletter`): which mailing, to which subscriber; its subject and text are made when it is sent, so a hidden article or an ended subscription is not mailed. */
+    mailingId: text("mailing_id"),
+    subscriberId: text("subscriber_id"),
+    /** The batch a subscription's mail was first handed over in: a retry sends the same batch, under the same Idempotency-Key. */
+    batchId: text("batch_id"),
   },
   (t) => [
     // The mails waiting, by when they are next due: the sender's only query on its timer.
     index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} IS NULL AND ${t.gaveUpAt} IS NULL`),
+    index("mail_outbox_batch_idx").on(t.batchId).where(sql`${t.batchId} IS NOT NULL`),
     index("mail_outbox_recipient_idx").on(t.recipient, t.createdAt),
     index("mail_outbox_created_idx").on(t.createdAt),
   ],
@@ -593,3 +599,35 @@ export const subscriptionSuppressions = sqliteTable("subscription_suppressions",
   emailHash: text("email_hash").primaryKey(),
   createdAt: integer("created_at").notNull(),
 });
+
+/**
+ * What the site mails its subscribers (~/services/subscriptions/mailings):
+ * a new article, once (its post id is unique here), or a weekly digest of
+ * the articles announced since the one before. Its mails are queued in
+ * chunks from `queuedThrough`, the last subscriber id queued, so a restart
+ * goes on where it stopped; the counts stay after the outbox forgets the mails.
+ */
+export const subscriptionMailings = sqliteTable(
+  "subscription_mailings",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["article", "digest"] }).notNull(),
+    /** The article announced; null for a digest. */
+    postId: text("post_id"),
+    /** A digest: the articles announced after this moment (and up to createdAt). */
+    periodStart: integer("period_start"),
+    createdAt: integer("created_at").notNull(),
+    queuedThrough: text("queued_through"),
+    /** When every recipient's mail was queued; null while queueing. */
+    queuedAt: integer("queued_at"),
+    recipients: integer("recipients").notNull().default(0),
+    sent: integer("sent").notNull().default(0),
+    /** Not sent: the article was hidden or deleted, or the subscription ended, before its turn. */
+    skipped: integer("skipped").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("subscription_mailings_post_idx").on(t.postId).where(sql`${t.postId} IS NOT NULL`),
+    index("subscription_mailings_created_idx").on(t.kind, t.createdAt),
+  ],
+);

@@ -59,6 +59,7 @@ export const ADMIN_NOTICES = {
   decided: "Rozhodnutie je zapísané; nahlasovatelia a autor ho uvidia vo svojom účte a dostanú e-mail, ak majú potvrdenú adresu.",
   appeal: "Rozhodnutie o námietke je zapísané; autor ho uvidí vo svojom účte a dostane e-mail, ak má potvrdenú adresu.",
   conflict: "Aktuálne konflikty sú uložené.",
+  digest: "Týždenný prehľad sa pripravuje: dostanú ho odberatelia, ktorým od posledného prehľadu pribudol článok z ich tém.",
 } as const;
 
 export type AdminNotice = keyof typeof ADMIN_NOTICES;

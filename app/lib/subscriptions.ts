@@ -61,3 +61,9 @@ export function describeChoices({ tags, centuries }: Pick<SubscriptionChoices, "
   if (tags.length === 0 && centuries.length === 0) return "všetky nové články";
   return [...tags, ...centuries.map(centuryLabel)].join(", ");
 }
+
+/** Whether a subscription follows an article of these tags and century (null: the article has no period). */
+export function follows({ tags, centuries }: Pick<SubscriptionChoices, "tags" | "centuries">, article: { tags: string[]; century: number | null }): boolean {
+  if (tags.length === 0 && centuries.length === 0) return true;
+  return article.tags.some((tag) => tags.includes(tag)) || (article.century !== null && centuries.includes(article.century));
+}

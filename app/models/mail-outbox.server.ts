@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { db } from "~/db/connection.server";
 import { mailOutbox } from "~/db/schema.server";
 
@@ -8,6 +8,9 @@ export type OutboxMail = typeof mailOutbox.$inferSelect;
 
 /** What a mail is, for the outbox's room (mail-outbox.server.ts OUTBOX_LIMITS): a confirmation or reset link, moderation's decision, an acknowledgement, or a subscription's confirmation link. */
 export type MailKind = "account" | "decision" | "receipt" | "subscription";
+
+/** A subscription's mail of an article or a digest (~/models/subscription-mailings.server): queued by its mailing, not by queueMail, and sent in batches. */
+export const NEWSLETTER = "newsletter";
 
 const waiting = and(isNull(mailOutbox.sentAt), isNull(mailOutbox.gaveUpAt));
 
@@ -32,9 +35,46 @@ export function countMailsSince(kind: MailKind, recipient: string, since: number
   );
 }
 
-/** The waiting mail due first (mail_outbox_due_idx), due or not. */
+/** The waiting mail of a person due first (mail_outbox_due_idx), due or not. */
 export function nextWaitingMail(): OutboxMail | undefined {
-  return db.select().from(mailOutbox).where(waiting).orderBy(asc(mailOutbox.nextAttemptAt)).limit(1).get();
+  return db.select().from(mailOutbox).where(and(waiting, ne(mailOutbox.kind, NEWSLETTER))).orderBy(asc(mailOutbox.nextAttemptAt)).limit(1).get();
+}
+
+/** The waiting mail of a person (not a subscription's: those go in batches) due first, if one is due by `now`. */
+export function nextDueMail(now: number): OutboxMail | undefined {
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(and(waiting, ne(mailOutbox.kind, NEWSLETTER), lte(mailOutbox.nextAttemptAt, now)))
+    .orderBy(asc(mailOutbox.nextAttemptAt))
+    .limit(1)
+    .get();
+}
+
+/** The waiting subscription's mail due first, due or not. */
+export function nextWaitingNewsletter(): OutboxMail | undefined {
+  return db.select().from(mailOutbox).where(and(waiting, eq(mailOutbox.kind, NEWSLETTER))).orderBy(asc(mailOutbox.nextAttemptAt)).limit(1).get();
+}
+
+/** Give up to `size` due subscription mails not yet in a batch the batch id `batchId`; how many it took. */
+export function claimBatch(batchId: string, now: number, size: number): number {
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(and(waiting, eq(mailOutbox.kind, NEWSLETTER), isNull(mailOutbox.batchId), lte(mailOutbox.nextAttemptAt, now)))
+    .orderBy(asc(mailOutbox.nextAttemptAt))
+    .limit(size);
+  return db.update(mailOutbox).set({ batchId }).where(inArray(mailOutbox.id, due)).run().changes;
+}
+
+/** The waiting mails of a batch. */
+export function waitingMailsOfBatch(batchId: string): OutboxMail[] {
+  return db.select().from(mailOutbox).where(and(waiting, eq(mailOutbox.batchId, batchId))).all();
+}
+
+/** Not to be sent, and no failure: its article is no longer public, or its subscription ended. */
+export function markMailSkipped(id: string, now: number): void {
+  db.update(mailOutbox).set({ gaveUpAt: now }).where(eq(mailOutbox.id, id)).run();
 }
 
 /** Every waiting mail due by `now` at the latest. */

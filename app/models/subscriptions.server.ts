@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, lte } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
 import { db } from "~/db/connection.server";
 import { subscribers, subscriptionCenturies, subscriptionSuppressions, subscriptionTags } from "~/db/schema.server";
 import type { SubscriptionChoices } from "~/lib/subscriptions";
@@ -85,4 +85,49 @@ export function removeSuppression(emailHash: string): void {
 
 export function isSuppressed(emailHash: string): boolean {
   return db.select({ h: subscriptionSuppressions.emailHash }).from(subscriptionSuppressions).where(eq(subscriptionSuppressions.emailHash, emailHash)).get() !== undefined;
+}
+
+/** For /admin/odber: subscribers by status and frequency. */
+export function countSubscribers(): { status: Subscriber["status"]; frequency: Subscriber["frequency"]; n: number }[] {
+  return db.select({ status: subscribers.status, frequency: subscribers.frequency, n: count() }).from(subscribers).groupBy(subscribers.status, subscribers.frequency).all();
+}
+
+/** For /admin/odber: confirmed subscribers per chosen tag, and per chosen century. */
+export function countFollowers(): { tags: { tag: string; n: number }[]; centuries: { century: number; n: number }[] } {
+  const confirmed = eq(subscribers.status, "confirmed");
+  return {
+    tags: db
+      .select({ tag: subscriptionTags.tag, n: count() })
+      .from(subscriptionTags)
+      .innerJoin(subscribers, eq(subscribers.id, subscriptionTags.subscriberId))
+      .where(confirmed)
+      .groupBy(subscriptionTags.tag)
+      .all(),
+    centuries: db
+      .select({ century: subscriptionCenturies.century, n: count() })
+      .from(subscriptionCenturies)
+      .innerJoin(subscribers, eq(subscribers.id, subscriptionCenturies.subscriberId))
+      .where(confirmed)
+      .groupBy(subscriptionCenturies.century)
+      .orderBy(asc(subscriptionCenturies.century))
+      .all(),
+  };
+}
+
+/** Every confirmed subscriber with its topics (the operator's export), a thousand at a time, so that memory does not grow with the list. */
+export function* confirmedSubscribers(): Generator<SubscriberWithChoices> {
+  const listOf = (table: typeof subscriptionTags | typeof subscriptionCenturies, column: typeof subscriptionTags.tag | typeof subscriptionCenturies.century) =>
+    sql<string | null>`(SELECT group_concat(${column}, '|') FROM ${table} WHERE ${table.subscriberId} = ${subscribers.id})`;
+  for (let after = ""; ; ) {
+    const page = db
+      .select({ subscriber: subscribers, tags: listOf(subscriptionTags, subscriptionTags.tag), centuries: listOf(subscriptionCenturies, subscriptionCenturies.century) })
+      .from(subscribers)
+      .where(and(eq(subscribers.status, "confirmed"), gt(subscribers.id, after)))
+      .orderBy(asc(subscribers.id))
+      .limit(1000)
+      .all();
+    for (const { subscriber, tags, centuries } of page) yield { ...subscriber, tags: tags ? tags.split("|") : [], centuries: centuries ? centuries.split("|").map(Number) : [] };
+    if (page.length < 1000) return;
+    after = page[page.length - 1].subscriber.id;
+  }
 }

@@ -10,6 +10,7 @@ export function AdminNav() {
         Účty a hlásenia
       </NavLink>
       <NavLink to="/admin/log">Záznam moderovania</NavLink>
+      <NavLink to="/admin/odber">Odber e-mailom</NavLink>
     </nav>
   );
 }

@@ -1,3 +1,4 @@
+import { tellNewArticle } from "./new-articles.server";
 import { checkForm, EDIT_POST_FIELDS, editPostWithTagsSchema, editsTags, formProblem, NEW_POST_FIELDS, newPostSchema } from "~/lib/forms";
 import { withoutControlCharacters } from "~/lib/text/text-controls";
 import { BUSY_MESSAGE, canModify, CONTENT_STORED_MAX_BYTES, HISTORY_MAX_IMAGES, MESSAGES, POST_MESSAGES, utf8Length } from "~/lib/rules";
@@ -211,6 +212,7 @@ async function publishChecked(
     const id = inTransaction(() => {
       const id = pending ? insertPostFromPending(post) : insertPost(post);
       if (id && draft && !draft.remove(image.key)) throw new DraftGoneError();
+      if (id) tellNewArticle(id);
       return id;
     });
     // The clean-up of day-old pending images took this one while the text was being sanitised.

@@ -5,6 +5,7 @@ import { seedDemoContent } from "./demo.server";
 import { env } from "~/config/env.server";
 import { addMissingThumbnails, removeLooseImages } from "~/services/images/images.server";
 import { startMailSender } from "~/services/platform/mail-outbox.server";
+import { startMailings } from "~/services/subscriptions/mailings.server";
 import { removeStalePendingImages } from "~/services/articles/posts.server";
 
 const HOUR = 60 * 60 * 1000;
@@ -13,7 +14,7 @@ const HOUR = 60 * 60 * 1000;
  * Runs once before the server listens (the database module has already
  * applied migrations on import): indexes articles the search does not know
  * yet (all of them, on the first start after an upgrade), starts delivering the mail outbox, removes the files of interrupted uploads and deletes,
- * schedules the clean-up of unused pending images, and on the very first
+ * schedules the clean-up of unused pending images, goes on queueing subscriptions' mails and makes the week's digest when due, and on the very first
  * start of an installation with no posts publishes the demo articles unless
  * DEMO_CONTENT=off. A read-only replica does none of it.
  */
@@ -33,6 +34,7 @@ export async function startup(): Promise<void> {
     console.error("Could not clean up the image files; the next start tries again", error);
   }
   startMailSender();
+  startMailings();
   await removeStalePendingImages();
   if (!getMeta(THUMBNAILS_COMPLETE)) void addThumbnails();
   // Hourly, and not keeping the process alive on its own.

@@ -8,6 +8,7 @@ import {
   markMailGivenUp,
   markMailRetry,
   markMailSent,
+  nextDueMail,
   nextWaitingMail,
   purgeFinishedMails,
   type MailKind,
@@ -38,7 +39,7 @@ const DAY = 24 * HOUR;
 
 /** Waits before the 1st, 2nd, … retry; then hourly. */
 const RETRY_DELAYS = [20 * SECOND, MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE];
-const retryDelay = (failedAttempts: number) => RETRY_DELAYS[failedAttempts - 1] ?? HOUR;
+export const retryDelay = (failedAttempts: number) => RETRY_DELAYS[failedAttempts - 1] ?? HOUR;
 
 /**
  * The outbox's room, a share of its own for each kind of mail, so that no
@@ -64,6 +65,11 @@ const retryDelay = (failedAttempts: number) => RETRY_DELAYS[failedAttempts - 1] 
  *
  * Only `account` and `subscription` mails go to an address its owner has
  * not confirmed: both are the site's own words and one link.
+ *
+ * Subscriptions' mails of articles and digests (`newsletter`) have no room:
+ * they are queued by their mailing, one per confirmed subscriber, and sent
+ * in batches by a sender of their own (~/services/subscriptions/newsletter-sender.server),
+ * with the retries of this one.
  */
 export const OUTBOX_LIMITS = {
   account: { waiting: 1_000, waitingPerRecipient: 5 },
@@ -129,12 +135,16 @@ export function queueMail(mail: Mail, { kind, sendBefore, now = Date.now() }: { 
     console.error(`Mail outbox: "${showHiddenControls(mail.subject)}" to ${showHiddenControls(mail.to)} was not queued: ${full}`);
     return false;
   }
-  // Sortable by time: the outbox folder lists files in order.
-  const id = `${new Date(now).toISOString().replace(/[:.]/g, "-")}-${randomBytes(6).toString("hex")}`;
+  const id = outboxMailId(now);
   insertMail({ id, kind, recipient: mail.to, subject: mail.subject, text: mail.text, html: mail.html, createdAt: now, sendBefore: Math.min(sendBefore, now + DAY), nextAttemptAt: now });
   // After the transaction that queued it has committed.
   setImmediate(wakeSender);
   return true;
+}
+
+/** A new mail's id: sortable by time, as the outbox folder lists its files. */
+export function outboxMailId(now: number): string {
+  return `${new Date(now).toISOString().replace(/[:.]/g, "-")}-${randomBytes(6).toString("hex")}`;
 }
 
 /** Only a started sender delivers: a process that never starts it (`npm run admin`, a read-only replica) sends nothing. */
@@ -179,7 +189,7 @@ function scheduleNext(atLeast: number): void {
 async function deliverDue(): Promise<boolean> {
   try {
     purgeFinishedMails(Date.now() - KEEP_FINISHED);
-    for (let mail = nextWaitingMail(); mail && mail.nextAttemptAt <= Date.now(); mail = nextWaitingMail()) await attempt(mail);
+    for (let mail = nextDueMail(Date.now()); mail; mail = nextDueMail(Date.now())) await attempt(mail);
     return true;
   } catch (error) {
     console.error("Mail outbox: could not read or update the queue", error);
@@ -207,7 +217,8 @@ async function attempt(mail: OutboxMail): Promise<void> {
   }
 }
 
-function withTimeout(delivery: Promise<void>): Promise<void> {
+/** A delivery within SEND_TIMEOUT_MS, or an error: for the subscriptions' sender too. */
+export function withTimeout<T>(delivery: Promise<T>): Promise<T> {
   let timeout: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timeout = setTimeout(() => reject(new Error(`no answer from the mail service in ${SEND_TIMEOUT_MS / SECOND} s`)), SEND_TIMEOUT_MS).unref();

@@ -4,7 +4,8 @@ import { Resend } from "resend";
 import { showHiddenControls } from "~/lib/rules";
 import { env } from "~/config/env.server";
 
-export type Mail = { to: string; subject: string; text: string; html: string };
+/** `headers`: a subscription's mail carries List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+export type Mail = { to: string; subject: string; text: string; html: string; headers?: Record<string, string> };
 
 const resend = env.resendApiKey ? new Resend(env.resendApiKey, env.resendBaseUrl ? { baseUrl: env.resendBaseUrl } : undefined) : null;
 
@@ -28,15 +29,44 @@ const REFUSED_STATUSES = new Set([400, 422]);
 export async function deliverMail(mail: Mail, id: string): Promise<void> {
   if (resend) {
     const { error } = await resend.emails.send({ from: env.mailFrom, ...mail }, { idempotencyKey: id });
-    if (!error) return;
-    const reason = `Resend: ${error.name}: ${error.message}`;
-    throw REFUSED_STATUSES.has(error.statusCode ?? 0) ? new MailRefusedError(reason) : new Error(reason);
+    if (error) throw resendError(error);
+    return;
   }
+  await writeToFolder(mail, id);
+}
+
+/**
+ * Deliver up to 100 mails in one request to Resend's batch API, or each to
+ * the outbox folder. `key` makes a repeat harmless, as deliverMail's `id`
+ * does. Resend checks each mail on its own ("permissive"): the answer lists
+ * the indexes of those it refused, for good; the others went. Throws when
+ * none went.
+ */
+export async function deliverBatch(mails: (Mail & { id: string })[], key: string): Promise<{ refused: Map<number, string> }> {
+  const refused = new Map<number, string>();
+  if (resend) {
+    const payload = mails.map(({ id: _, ...mail }) => ({ from: env.mailFrom, ...mail }));
+    const { data, error } = await resend.batch.send(payload, { idempotencyKey: key, batchValidation: "permissive" });
+    if (error) throw resendError(error);
+    for (const { index, message } of data?.errors ?? []) refused.set(index, `Resend: ${message}`);
+    return { refused };
+  }
+  for (const { id, ...mail } of mails) await writeToFolder(mail, id);
+  return { refused };
+}
+
+function resendError(error: { name: string; message: string; statusCode?: number | null }): Error {
+  const reason = `Resend: ${error.name}: ${error.message}`;
+  return REFUSED_STATUSES.has(error.statusCode ?? 0) ? new MailRefusedError(reason) : new Error(reason);
+}
+
+async function writeToFolder(mail: Mail, id: string): Promise<void> {
   await mkdir(outboxDir, { recursive: true });
   const file = path.join(outboxDir, `${id}.eml`);
   // Header lines and the log line: no control character may start a new header or reach a terminal.
   const to = showHiddenControls(mail.to);
-  const message = [`From: ${env.mailFrom}`, `To: ${to}`, `Subject: ${showHiddenControls(mail.subject)}`, "Content-Type: text/plain; charset=utf-8", "", mail.text].join("\n");
+  const headers = Object.entries(mail.headers ?? {}).map(([name, value]) => `${name}: ${showHiddenControls(value)}`);
+  const message = [`From: ${env.mailFrom}`, `To: ${to}`, `Subject: ${showHiddenControls(mail.subject)}`, ...headers, "Content-Type: text/plain; charset=utf-8", "", mail.text].join("\n");
   await writeFile(file, message, { mode: 0o600 });
   console.info(`Mail outbox (no RESEND_API_KEY): "${showHiddenControls(mail.subject)}" to ${to} written to ${file}`);
 }

@@ -1,0 +1,166 @@
+import { randomBytes } from "node:crypto";
+import { inTransaction } from "~/db/connection.server";
+import { centuryOf, keyYear } from "~/lib/time/periods";
+import { getPost } from "~/models/posts.server";
+import {
+  articlesAnnouncedBetween,
+  getMailing,
+  insertMailing,
+  insertNewsletterMails,
+  lastDigest,
+  noteQueued,
+  subscribersFollowing,
+  unqueuedMailingIds,
+  type Mailing,
+  type Topics,
+} from "~/models/subscription-mailings.server";
+import { onNewArticle } from "~/services/articles/new-articles.server";
+import { outboxMailId } from "~/services/platform/mail-outbox.server";
+import { startNewsletterSender, wakeNewsletterSender } from "./newsletter-sender.server";
+
+/**
+ * What subscribers are mailed, and when (docs/subscriptions.md):
+ *
+ * - a new article, once: its mailing is written in the transaction that
+ *   publishes it (so a crash cannot lose it), and an edit, a restored
+ *   revision or an article shown again after it was hidden makes none;
+ * - a weekly digest, on Monday morning, of the articles announced since
+ *   the digest before.
+ *
+ * A mailing's mails are queued in the background, CHUNK subscribers per
+ * transaction with a yield to the event loop between them, so readers'
+ * requests are not held up, and a restart goes on from the last chunk.
+ * The mails themselves are made when sent (newsletter-mail.server.ts).
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+const WEEK = 7 * DAY;
+const CHUNK = 500;
+
+/** A subscription's mail not sent within a day (the mail service down all that time) is news no more. */
+const SEND_WITHIN_MS = DAY;
+
+const mailingId = () => randomBytes(12).toString("base64url");
+
+/** A newly published article is to be announced: inside the transaction that publishes it (new-articles.server.ts). */
+function announceArticle(postId: string, now: number): void {
+  insertMailing({ id: mailingId(), kind: "article", postId, createdAt: now });
+  // After the publishing transaction has committed.
+  setImmediate(queueMailingsSoon);
+}
+
+/** The digest's hour: Monday 06:00 UTC (7:00 in Bratislava in winter, 8:00 in summer). */
+export function digestDueAt(now: number): number {
+  const day = new Date(now);
+  const monday = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() - ((day.getUTCDay() + 6) % 7), 6);
+  return monday <= now ? monday : monday - WEEK;
+}
+
+/** The week's digest, unless it has been made: checked at start and hourly. */
+export function queueDigestIfDue(now = Date.now()): void {
+  const last = lastDigest();
+  if (last && last.createdAt >= digestDueAt(now)) return;
+  queueDigest(now, last);
+}
+
+/** A digest now, of the articles announced since the last one (an admin's button): the next weekly one goes on from here. */
+export function queueDigestNow(now = Date.now()): void {
+  queueDigest(now, lastDigest());
+}
+
+function queueDigest(now: number, last: Mailing | undefined): void {
+  insertMailing({ id: mailingId(), kind: "digest", periodStart: last?.createdAt ?? now - WEEK, createdAt: now });
+  queueMailingsSoon();
+}
+
+let queueing: Promise<void> | undefined;
+let again = false;
+
+/** Queue the mails of every mailing not yet queued, in the background; one pass at a time. */
+export function queueMailingsSoon(): void {
+  if (queueing) {
+    again = true;
+    return;
+  }
+  queueing = queueAll()
+    .catch((error) => console.error("Subscriptions: could not queue the mails of a mailing; the next start goes on", error))
+    .finally(() => {
+      queueing = undefined;
+      if (again) {
+        again = false;
+        queueMailingsSoon();
+      }
+    });
+}
+
+/** Resolves once the mailings queued so far have all their mails in the outbox (for the benchmark and tests). */
+export async function mailingsQueued(): Promise<void> {
+  while (queueing) await queueing;
+}
+
+async function queueAll(): Promise<void> {
+  for (const id of unqueuedMailingIds()) {
+    while (queueChunk(id, Date.now())) {
+      wakeNewsletterSender();
+      // Readers' requests go between two chunks.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    wakeNewsletterSender();
+  }
+}
+
+/** Queue the next CHUNK mails of a mailing; true when more may remain. */
+function queueChunk(id: string, now: number): boolean {
+  return inTransaction(() => {
+    const mailing = getMailing(id);
+    if (!mailing || mailing.queuedAt !== null) return false;
+    const audience = audienceOf(mailing);
+    const ids = audience ? subscribersFollowing(audience.frequency, audience.topics, mailing.queuedThrough, CHUNK) : [];
+    insertNewsletterMails(ids.map((subscriberId) => ({ id: outboxMailId(now), mailingId: id, subscriberId, now, sendBefore: now + SEND_WITHIN_MS })));
+    const more = ids.length === CHUNK;
+    noteQueued(id, { through: ids.at(-1) ?? mailing.queuedThrough, added: ids.length, doneAt: more ? null : now });
+    return more;
+  });
+}
+
+/** Who a mailing goes to: instant subscribers of the article's topics, or weekly ones of any of the digest's; null when nobody (the article is no longer public). */
+function audienceOf(mailing: Mailing): { frequency: "instant" | "weekly"; topics: Topics } | null {
+  if (mailing.kind === "article") {
+    const topics = mailing.postId ? publicTopics(mailing.postId) : null;
+    return topics && { frequency: "instant", topics };
+  }
+  // A superset: the mail is made for each subscriber's own topics when sent, and skipped when none of the articles is theirs.
+  const topics: Topics = { tags: [], centuries: [] };
+  let any = false;
+  for (const { postId } of articlesAnnouncedBetween(mailing.periodStart ?? 0, mailing.createdAt)) {
+    const of = publicTopics(postId);
+    if (!of) continue;
+    any = true;
+    topics.tags.push(...of.tags);
+    topics.centuries.push(...of.centuries);
+  }
+  return any ? { frequency: "weekly", topics: { tags: [...new Set(topics.tags)], centuries: [...new Set(topics.centuries)] } } : null;
+}
+
+/** A public article's tags and century; null when it is hidden or gone. */
+function publicTopics(postId: string): Topics | null {
+  const post = getPost(postId);
+  if (!post || post.hiddenAt !== null) return null;
+  return { tags: post.tags, centuries: post.periodStart === null ? [] : [centuryOf(keyYear(post.periodStart))] };
+}
+
+/** At start: announce new articles from now on, go on with mailings a restart interrupted, send their mails, make the week's digest if it is due, and look again hourly. */
+export function startMailings(): void {
+  onNewArticle(announceArticle);
+  startNewsletterSender();
+  queueMailingsSoon();
+  const check = () => {
+    try {
+      queueDigestIfDue();
+    } catch (error) {
+      console.error("Subscriptions: could not make the weekly digest; the next hour tries again", error);
+    }
+  };
+  check();
+  setInterval(check, 60 * 60 * 1000).unref();
+}
