@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { env } from "~/config/env.server";
 import { getMeta, keepMetaUnlessSet } from "~/models/meta.server";
 
@@ -71,12 +71,4 @@ export function manageLink(id: string): string {
 /** The one-click unsubscribe address (RFC 8058): a POST ends the subscription, a GET shows a button. */
 export function unsubscribeLink(id: string): string {
   return `${env.publicUrl}/odber/odhlasit?token=${manageToken(id)}`;
-}
-
-/**
- * What an unsubscribed address is kept as (docs/decisions/subscription-suppression-hashed.md):
- * a SHA-256 of the normalised address, unkeyed so that it survives a new session secret.
- */
-export function suppressionHash(email: string): string {
-  return createHash("sha256").update(`dejiny-suppression:${email}`).digest("hex");
 }
