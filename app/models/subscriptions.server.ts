@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { and, asc, count, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
 import { db } from "~/db/connection.server";
 import { subscribers, subscriptionCenturies, subscriptionSuppressions, subscriptionTags } from "~/db/schema.server";
@@ -73,6 +74,25 @@ export function deleteExpiredPending(now: number): number {
     .delete(subscribers)
     .where(and(eq(subscribers.status, "pending"), isNotNull(subscribers.confirmExpiresAt), lte(subscribers.confirmExpiresAt, now)))
     .run().changes;
+}
+
+/**
+ * End a subscription (its owner unsubscribes, or deletes the account of its
+ * address): the subscriber and its topics go, and the address is kept only
+ * as its suppression digest, so that nothing is mailed to it again without
+ * a new confirmed consent. Call inside a transaction.
+ */
+export function endSubscription(subscriber: Pick<Subscriber, "id" | "email">, now: number): void {
+  deleteSubscriber(subscriber.id);
+  addSuppression(suppressionHash(subscriber.email), now);
+}
+
+/**
+ * What an unsubscribed address is kept as (docs/decisions/subscription-suppression-hashed.md):
+ * a SHA-256 of the normalised address, unkeyed so that it survives a new session secret.
+ */
+export function suppressionHash(email: string): string {
+  return createHash("sha256").update(`dejiny-suppression:${email}`).digest("hex");
 }
 
 export function addSuppression(emailHash: string, now: number): void {

@@ -8,7 +8,7 @@ import { articleCount } from "~/lib/moderation/moderation";
 import type { SignInNotice } from "~/lib/notices";
 import { pageTitle } from "~/lib/site";
 import { countPostsOf } from "~/models/posts.server";
-import { deleteAccount } from "~/services/accounts/account.server";
+import { deleteAccount, subscriptionOfAccount } from "~/services/accounts/account.server";
 import { retryAfter } from "~/services/platform/concurrency.server";
 import { readForm } from "~/services/platform/forms.server";
 import { asRefusal, ifStorageFails } from "~/services/platform/storage-fault.server";
@@ -18,7 +18,7 @@ import { requesterFor } from "~/services/accounts/trusted-devices.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { email: user.email, articles: countPostsOf(user.id) };
+  return { email: user.email, articles: countPostsOf(user.id), subscribed: subscriptionOfAccount(user) !== undefined };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function DeleteAccount() {
-  const { email, articles } = useLoaderData<typeof loader>();
+  const { email, articles, subscribed } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const form = useFocusFirstError(result);
@@ -47,7 +47,8 @@ export default function DeleteAccount() {
         <li>
           {articles > 0 ? `všetky vaše články (${articleCount(articles)})` : "vaše články (teraz nemáte žiadny)"} aj s obrázkami,
         </li>
-        <li>všetky prihlásené zariadenia, odkazy na obnovenie hesla a vaše hlásenia.</li>
+        <li>všetky prihlásené zariadenia, odkazy na obnovenie hesla a vaše hlásenia{subscribed ? "," : "."}</li>
+        {subscribed && <li>váš odber nových článkov e-mailom.</li>}
       </ul>
       <p>Vrátiť sa to nedá. V zázname moderovania zostanú záznamy s vaším menom v podobe, akú malo v čase zásahu.</p>
       <Form method="post" className="stack-form" noValidate ref={form} key={result?.error ?? "delete"}>

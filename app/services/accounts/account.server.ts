@@ -5,7 +5,8 @@ import { inTransaction } from "~/db/connection.server";
 import { deleteDraftsOf } from "~/models/drafts.server";
 import { takePendingImagesOf } from "~/models/pending-images.server";
 import { deleteResetTokensOf } from "~/models/reset-tokens.server";
-import { countActiveAdmins, createUser, deleteUser, isNameTaken, setDisplayName, setPasswordHash, type User } from "~/models/users.server";
+import { endSubscription, getSubscriberByEmail, type Subscriber } from "~/models/subscriptions.server";
+import { countActiveAdmins, createUser, deleteUser, isNameTaken, normaliseEmail, setDisplayName, setPasswordHash, type User } from "~/models/users.server";
 import { hashPassword, isPasswordOf, passwordWorkIsFull } from "./auth.server";
 import { BusyError } from "~/services/platform/concurrency.server";
 import { queueConfirmationLink } from "./email-confirmation.server";
@@ -93,9 +94,22 @@ export async function changePassword(session: { user: CurrentUser; idHash: strin
 }
 
 /**
+ * The e-mail subscription (~/services/subscriptions) of the account's
+ * address, which deleting the account ends. Only when the address is
+ * confirmed: an unconfirmed one may be anyone's, and so may its
+ * subscription (registering a stranger's address and deleting the account
+ * must not unsubscribe the stranger).
+ */
+export function subscriptionOfAccount(user: { email: string; emailConfirmedAt: number | null }): Subscriber | undefined {
+  return user.emailConfirmedAt === null ? undefined : getSubscriberByEmail(normaliseEmail(user.email));
+}
+
+/**
  * Delete the account: its articles and their images, its drafts and pending uploads (their images too),
- * sessions, reset links and reports. The moderation log keeps its entries,
- * with the names as they were, and gains one saying the account was deleted.
+ * sessions, reset links and reports, and the subscription of its address
+ * (ended as by unsubscribing: the address is kept only as a suppression
+ * digest). The moderation log keeps its entries, with the names as they
+ * were, and gains one saying the account was deleted.
  */
 export async function deleteAccount(user: CurrentUser, form: FormData, client: Requester): Promise<AccountResult> {
   const checked = checkForm(deleteAccountSchema, form);
@@ -110,6 +124,8 @@ export async function deleteAccount(user: CurrentUser, form: FormData, client: R
       if (lastAdmin()) throw new LastAdminError();
       logModeration(user, "deleteAccount", { user, detail: articleCount(count) });
       const images = [...takePendingImagesOf(user.id), ...deleteDraftsOf(user.id)];
+      const subscription = subscriptionOfAccount(user);
+      if (subscription) endSubscription(subscription, Date.now());
       deleteUser(user.id);
       return images;
     });

@@ -1,7 +1,7 @@
 import { inTransaction } from "~/db/connection.server";
 import type { SubscriptionChoices } from "~/lib/subscriptions";
-import { addSuppression, deleteSubscriber, getSubscriberWithChoices, setChoices, type SubscriberWithChoices } from "~/models/subscriptions.server";
-import { subscriberIdOf, suppressionHash } from "./subscription-links.server";
+import { endSubscription, getSubscriberWithChoices, setChoices, type SubscriberWithChoices } from "~/models/subscriptions.server";
+import { subscriberIdOf } from "./subscription-links.server";
 
 /**
  * A subscription's settings and its end, by the signed link of its mails
@@ -35,9 +35,7 @@ export function unsubscribe(token: string | null, now = Date.now()): "ended" | "
   if (!id) return "invalid";
   inTransaction(() => {
     const subscriber = getSubscriberWithChoices(id);
-    if (!subscriber) return;
-    deleteSubscriber(id);
-    addSuppression(suppressionHash(subscriber.email), now);
+    if (subscriber) endSubscription(subscriber, now);
   });
   return "ended";
 }

@@ -10,12 +10,13 @@ import {
   removeSuppression,
   renewPending,
   setChoices,
+  suppressionHash,
 } from "~/models/subscriptions.server";
 import { normaliseEmail } from "~/models/users.server";
 import { hashLinkToken, linkMail, newLinkToken } from "~/services/accounts/link-tokens.server";
 import { queueMail } from "~/services/platform/mail-outbox.server";
 import { release, reserve, subscribeAttempts, subscriptionMailAttempts } from "~/services/platform/throttle.server";
-import { newSubscriberId, suppressionHash } from "./subscription-links.server";
+import { newSubscriberId } from "./subscription-links.server";
 
 /**
  * Subscribing by e-mail, double opt-in: a visitor's address gets one mail,

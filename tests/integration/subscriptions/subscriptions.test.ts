@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { SUBSCRIPTION_MESSAGES, SUBSCRIPTION_NOTICES } from "~/lib/subscriptions";
-import { Client, uniqueEmail } from "../../../scripts/lib/client";
+import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../../scripts/lib/client";
 import { registerConfirmedUser } from "../../support/accounts";
 import { TEST_PUBLIC_URL } from "../../support/accounts-env";
 import { readDatabase } from "../../support/http";
@@ -11,8 +11,8 @@ import { sentMails, waitForMail } from "../../support/resend-stand-in";
 /**
  * Following the site by e-mail, without JavaScript: the /odber form, the
  * double opt-in's mail and button, the settings page by the mails' signed
- * link, the RFC 8058 one-click POST, the throttles, and one answer for every
- * address.
+ * link, the RFC 8058 one-click POST, the throttles, one answer for every
+ * address, and the end of an account's subscription with the account.
  */
 
 const base = inject("baseUrl");
@@ -318,5 +318,36 @@ describe("a subscription's settings and its end", () => {
     expect(suppressed(email)).toBe(false);
     expect(second.token).not.toBe(first.token);
     expect((await new Client(base).get(`/odber/nastavenia?token=${first.token}`)).response.status).toBe(404);
+  });
+});
+
+describe("deleting an account", () => {
+  it("ends the subscription of the account's confirmed address, as unsubscribing does, and says so first", async () => {
+    const { client, email } = await registerConfirmedUser(base, databasePath);
+    const { response } = await client.post("/odber", { zdroj: "odber", tags: "Stredovek", frequency: "weekly" });
+    const settings = response.headers.get("location")!;
+    expect(settings).toMatch(/^\/odber\/nastavenia\?token=/);
+    expect(subscriber(email)?.status).toBe("confirmed");
+
+    const page = await client.get("/account/delete");
+    expect(page.doc.querySelector("main ul")?.text).toContain("váš odber nových článkov e-mailom.");
+    const deleted = await client.post("/account/delete", { password: GOOD_PASSWORD });
+    expect(deleted.response.status).toBe(303);
+    expect(subscriber(email)).toBeUndefined();
+    expect(suppressed(email)).toBe(true);
+    const old = await new Client(base).get(settings);
+    expect(old.response.status).toBe(404);
+    expect(old.doc.querySelector(".form-error")?.text).toBe(SUBSCRIPTION_MESSAGES.manageInvalid);
+  });
+
+  it("leaves alone the subscription of an address the account never confirmed (it may be a stranger's)", async () => {
+    const email = uniqueEmail("odber");
+    const { settings } = await confirmedSubscription(email);
+    const { client } = await registerUser(base, { email });
+    expect((await client.get("/account/delete")).doc.querySelector("main ul")?.text).not.toContain("odber");
+    expect((await client.post("/account/delete", { password: GOOD_PASSWORD })).response.status).toBe(303);
+    expect(subscriber(email)?.status).toBe("confirmed");
+    expect(suppressed(email)).toBe(false);
+    expect((await new Client(base).get(settings)).response.status).toBe(200);
   });
 });
