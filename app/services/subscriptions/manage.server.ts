@@ -1,6 +1,6 @@
 import { inTransaction } from "~/db/connection.server";
 import type { SubscriptionChoices } from "~/lib/subscriptions";
-import { addSuppression, deleteSubscriber, getSubscriberWithChoices, setChoices, type SubscriberWithChoices } from "~/models/subscriptions.server";
+import { addSuppression, deleteSubscriber, getSubscriberWithChoices, setChoices, type Subscriber, type SubscriberWithChoices } from "~/models/subscriptions.server";
 import { subscriberIdOf, suppressionHash } from "./subscription-links.server";
 
 /**
@@ -35,9 +35,18 @@ export function unsubscribe(token: string | null, now = Date.now()): "ended" | "
   if (!id) return "invalid";
   inTransaction(() => {
     const subscriber = getSubscriberWithChoices(id);
-    if (!subscriber) return;
-    deleteSubscriber(id);
-    addSuppression(suppressionHash(subscriber.email), now);
+    if (subscriber) endSubscription(subscriber, now);
   });
   return "ended";
+}
+
+/**
+ * End a subscription (its owner's link, or the mail provider's bounce or
+ * complaint): the subscriber and its topics are forgotten, the address kept
+ * only as the digest that stops mail to it until a new confirmed consent.
+ * Call inside a transaction.
+ */
+export function endSubscription(subscriber: Pick<Subscriber, "id" | "email">, now: number): void {
+  deleteSubscriber(subscriber.id);
+  addSuppression(suppressionHash(subscriber.email), now);
 }
