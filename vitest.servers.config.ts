@@ -34,6 +34,7 @@ export const SERVERS_OF_THEIR_OWN = [
   "security/busy-answers",
   "security/hardening",
   "security/slow-bodies",
+  "subscriptions/provider-events",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 export const TIMED_ALONE = ["security/hardening", "articles/history-load", "images/image-memory"].map((name) => `tests/integration/${name}.test.ts`);

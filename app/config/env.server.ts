@@ -19,6 +19,8 @@ export type Env = {
   resendApiKey: string | undefined;
   resendBaseUrl: string | undefined;
   mailFrom: string;
+  /** The signing secret of Resend's webhook (`whsec_…`): bounces and complaints end subscriptions (docs/subscriptions.md). Unset: no webhook. */
+  resendWebhookSecret: string | undefined;
   /** The site's profiles, shown in the header; none unless configured. */
   socialLinks: SocialLink[];
   /** Shown in the footer when set. */
@@ -106,6 +108,11 @@ export function readEnv(
   const resendApiKey = source.RESEND_API_KEY || undefined;
   const mailFrom = source.MAIL_FROM || "Dejiny <noreply@dejiny.local>";
   if (resendApiKey && !source.MAIL_FROM) problems.push("MAIL_FROM is required when RESEND_API_KEY is set (a sender on your verified Resend domain).");
+  const resendWebhookSecret = source.RESEND_WEBHOOK_SECRET || undefined;
+  // Svix's form: "whsec_" and the key in base64.
+  if (resendWebhookSecret && !/^whsec_(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/.test(resendWebhookSecret)) {
+    problems.push("RESEND_WEBHOOK_SECRET must be the webhook's signing secret as Resend shows it (whsec_ and a base64 key), or leave it unset.");
+  }
 
   const socialLinks: SocialLink[] = [];
   for (const [name, network] of SOCIAL_SETTINGS) {
@@ -152,6 +159,7 @@ export function readEnv(
     resendApiKey,
     resendBaseUrl: source.RESEND_BASE_URL || undefined,
     mailFrom,
+    resendWebhookSecret,
     socialLinks,
     contactEmail,
     litestreamReplicating: source.LITESTREAM_REPLICATING === "1",
