@@ -21,6 +21,8 @@ export type Env = {
   mailFrom: string;
   /** The mailbox of the `mailto:` in subscriptions' List-Unsubscribe header, whose mails the operator reads (docs/subscriptions.md). */
   listUnsubscribeMailto: string;
+  /** The signing secret of Resend's webhook (`whsec_…`): bounces and complaints end subscriptions (docs/subscriptions.md). Unset: no webhook. */
+  resendWebhookSecret: string | undefined;
   /** The site's profiles, shown in the header; none unless configured. */
   socialLinks: SocialLink[];
   /** Shown in the footer when set. */
@@ -110,6 +112,11 @@ export function readEnv(
   if (resendApiKey && !source.MAIL_FROM) problems.push("MAIL_FROM is required when RESEND_API_KEY is set (a sender on your verified Resend domain).");
   const listUnsubscribeMailto = source.LIST_UNSUBSCRIBE_MAILTO || (/<([^<>]+)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom).trim();
   if (!/^[^\s@<>,?]+@[^\s@<>,?]+$/.test(listUnsubscribeMailto)) problems.push(`LIST_UNSUBSCRIBE_MAILTO must be an e-mail address (a mailbox the operator reads), got "${listUnsubscribeMailto}".`);
+  const resendWebhookSecret = source.RESEND_WEBHOOK_SECRET || undefined;
+  // Svix's form: "whsec_" and the key in base64.
+  if (resendWebhookSecret && !/^whsec_(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/.test(resendWebhookSecret)) {
+    problems.push("RESEND_WEBHOOK_SECRET must be the webhook's signing secret as Resend shows it (whsec_ and a base64 key), or leave it unset.");
+  }
 
   const socialLinks: SocialLink[] = [];
   for (const [name, network] of SOCIAL_SETTINGS) {
@@ -157,6 +164,7 @@ export function readEnv(
     resendBaseUrl: source.RESEND_BASE_URL || undefined,
     mailFrom,
     listUnsubscribeMailto,
+    resendWebhookSecret,
     socialLinks,
     contactEmail,
     litestreamReplicating: source.LITESTREAM_REPLICATING === "1",

@@ -20,3 +20,29 @@ export async function readForm(request: Request): Promise<FormData> {
     throw data({ error: BODY_MESSAGES.unreadable }, { status: 400 });
   }
 }
+
+/**
+ * A request's raw body (a machine's request: a signed webhook), or null when
+ * it is longer than `maxBytes`: a body declaring more is not read at all,
+ * one sent without a length is read only up to the limit. Reading stops
+ * there without cancelling the stream (that would drop the connection before
+ * the answer); the server throws the rest away (server/request-body.ts).
+ */
+export async function readBodyUpTo(request: Request, maxBytes: number): Promise<Buffer | null> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && !(Number(declared) <= maxBytes)) return null;
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks);
+    size += value.byteLength;
+    if (size > maxBytes) {
+      reader.releaseLock();
+      return null;
+    }
+    chunks.push(value);
+  }
+}

@@ -56,6 +56,20 @@ describe("readEnv", () => {
     expect(readEnv({ READS_FLUSH_SECONDS: "3600" }).readsFlushMs).toBe(3_600_000);
     for (const value of ["0", "3601", "1.5", "-1", "x"]) expect(() => readEnv({ READS_FLUSH_SECONDS: value }), value).toThrow("READS_FLUSH_SECONDS must be a whole number of seconds from 1 to 3600");
   });
+  it("takes RESEND_WEBHOOK_SECRET only as Resend shows it (whsec_ and base64), without repeating it in the message", () => {
+    expect(readEnv({}).resendWebhookSecret).toBeUndefined();
+    expect(readEnv({ RESEND_WEBHOOK_SECRET: "" }).resendWebhookSecret).toBeUndefined();
+    const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    expect(readEnv({ RESEND_WEBHOOK_SECRET: secret }).resendWebhookSecret).toBe(secret);
+    for (const value of ["MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_", "whsec_abc", "whsec_not base64!", "re_123456789012"]) {
+      expect(() => readEnv({ RESEND_WEBHOOK_SECRET: value }), value).toThrow("RESEND_WEBHOOK_SECRET must be the webhook's signing secret");
+      try {
+        readEnv({ RESEND_WEBHOOK_SECRET: value });
+      } catch (error) {
+        if (value.length > 6) expect((error as Error).message).not.toContain(value);
+      }
+    }
+  });
   it("makes cookies Secure behind https", () => {
     expect(readEnv({ PUBLIC_URL: "https://dejiny.example/" })).toMatchObject({ secureCookies: true, publicUrl: "https://dejiny.example" });
     expect(readEnv({ TRUST_PROXY: "true", DEMO_CONTENT: "off" })).toMatchObject({ trustProxy: true, demoContent: false });
