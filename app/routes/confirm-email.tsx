@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { FormError } from "~/components/forms/Messages";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { TokenActionPage } from "~/components/forms/TokenActionPage";
 import { ACCOUNT_MESSAGES } from "~/lib/rules";
 import { tokenPageMeta } from "~/lib/site";
 import { formText } from "~/services/accounts/auth.server";
@@ -47,27 +47,17 @@ export default function ConfirmEmail() {
     );
   }
   return (
-    <main id="obsah" className="page auth-single">
-      <h1>Potvrdenie e-mailovej adresy</h1>
-      {state === "usable" ? (
-        <Form method="post" replace className="auth-form">
-          <input type="hidden" name="token" value={token} />
-          <FormError text={result?.error} />
-          <p>Stlačením tlačidla potvrdíte, že e-mailová adresa vášho účtu na stránke Dejiny patrí vám. Potom vám na ňu budeme posielať aj e-maily o vašich hláseniach a o rozhodnutiach redakcie.</p>
-          <button type="submit" className="button">
-            Potvrdiť adresu
-          </button>
-        </Form>
-      ) : (
-        <>
-          {/* The loader's answer after a refused POST too: the link no longer works. */}
-          <FormError text={ACCOUNT_MESSAGES.confirmationInvalid} />
-          <p>
-            <Link to="/account">Prejsť na môj účet</Link>
-          </p>
-        </>
-      )}
-    </main>
+    <TokenActionPage
+      title="Potvrdenie e-mailovej adresy"
+      token={token}
+      usable={state === "usable"}
+      button="Potvrdiť adresu"
+      error={result?.error}
+      invalid={ACCOUNT_MESSAGES.confirmationInvalid}
+      elsewhere={{ to: "/account", text: "Prejsť na môj účet" }}
+    >
+      Stlačením tlačidla potvrdíte, že e-mailová adresa vášho účtu na stránke Dejiny patrí vám. Potom vám na ňu budeme posielať aj e-maily o vašich hláseniach a o rozhodnutiach redakcie.
+    </TokenActionPage>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { FormError } from "~/components/forms/Messages";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { TokenActionPage } from "~/components/forms/TokenActionPage";
 import { tokenPageMeta } from "~/lib/site";
 import { SUBSCRIPTION_MESSAGES, type SubscriptionNotice } from "~/lib/subscriptions";
 import { readForm } from "~/services/platform/forms.server";
@@ -37,27 +37,17 @@ export default function ConfirmSubscription() {
   const { usable, token } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
-    <main id="obsah" className="page auth-single">
-      <h1>Potvrdenie odberu</h1>
-      {usable ? (
-        <Form method="post" replace className="auth-form">
-          <input type="hidden" name="token" value={token} />
-          <FormError text={result?.error} />
-          <p>Stlačením tlačidla potvrdíte, že chcete na túto e-mailovú adresu dostávať nové články zo stránky Dejiny. Odber môžete kedykoľvek zmeniť alebo zrušiť odkazom v&nbsp;každom e-maile.</p>
-          <button type="submit" className="button">
-            Potvrdiť odber
-          </button>
-        </Form>
-      ) : (
-        <>
-          {/* The loader's answer after a refused POST too: the link no longer works. */}
-          <FormError text={SUBSCRIPTION_MESSAGES.linkInvalid} />
-          <p>
-            <Link to="/odber">Prihlásiť sa na odber</Link>
-          </p>
-        </>
-      )}
-    </main>
+    <TokenActionPage
+      title="Potvrdenie odberu"
+      token={token}
+      usable={usable}
+      button="Potvrdiť odber"
+      error={result?.error}
+      invalid={SUBSCRIPTION_MESSAGES.linkInvalid}
+      elsewhere={{ to: "/odber", text: "Prihlásiť sa na odber" }}
+    >
+      Stlačením tlačidla potvrdíte, že chcete na túto e-mailovú adresu dostávať nové články zo stránky Dejiny. Odber môžete kedykoľvek zmeniť alebo zrušiť odkazom v&nbsp;každom e-maile.
+    </TokenActionPage>
   );
 }
 

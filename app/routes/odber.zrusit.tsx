@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { FormError, Notice } from "~/components/forms/Messages";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Notice } from "~/components/forms/Messages";
+import { TokenActionPage } from "~/components/forms/TokenActionPage";
 import { tokenPageMeta } from "~/lib/site";
 import { SUBSCRIPTION_MESSAGES } from "~/lib/subscriptions";
 import { readForm } from "~/services/platform/forms.server";
@@ -32,34 +33,29 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Unsubscribe() {
   const { state, token } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  if (state === "ended") {
+    return (
+      <main id="obsah" className="page auth-single">
+        <h1>Zrušenie odberu</h1>
+        <Notice text="Odber je zrušený. Už vám nič nepošleme." />
+        <p>
+          <Link to="/">Prejsť na úvodnú stránku</Link>
+        </p>
+      </main>
+    );
+  }
   return (
-    <main id="obsah" className="page auth-single">
-      <h1>Zrušenie odberu</h1>
-      {state === "ended" ? (
-        <>
-          <Notice text="Odber je zrušený. Už vám nič nepošleme." />
-          <p>
-            <Link to="/">Prejsť na úvodnú stránku</Link>
-          </p>
-        </>
-      ) : state === "active" ? (
-        <Form method="post" replace className="auth-form">
-          <input type="hidden" name="token" value={token} />
-          <FormError text={result?.error} />
-          <p>Stlačením tlačidla zrušíte odber nových článkov zo stránky Dejiny.</p>
-          <button type="submit" className="button">
-            Zrušiť odber
-          </button>
-        </Form>
-      ) : (
-        <>
-          <FormError text={SUBSCRIPTION_MESSAGES.manageInvalid} />
-          <p>
-            <Link to="/odber">Prihlásiť sa na odber</Link>
-          </p>
-        </>
-      )}
-    </main>
+    <TokenActionPage
+      title="Zrušenie odberu"
+      token={token}
+      usable={state === "active"}
+      button="Zrušiť odber"
+      error={result?.error}
+      invalid={SUBSCRIPTION_MESSAGES.manageInvalid}
+      elsewhere={{ to: "/odber", text: "Prihlásiť sa na odber" }}
+    >
+      Stlačením tlačidla zrušíte odber nových článkov zo stránky Dejiny.
+    </TokenActionPage>
   );
 }
 

@@ -13,10 +13,14 @@ export const test = base.extend<{ jsEnabled: boolean; phone: boolean }>({
 
 export { expect };
 
-/** Save a screenshot to look at: tests/e2e/screenshots/<project>-<name>.png */
-export async function snapshot(page: Page, testInfo: TestInfo, name: string) {
-  mkdirSync("tests/e2e/screenshots", { recursive: true });
-  await page.screenshot({ path: `tests/e2e/screenshots/${testInfo.project.name}-${name}.png`, fullPage: false });
+/**
+ * Save a screenshot to look at: <dir>/<project>-<name>.png, the dir being E2E_SCREENSHOTS_DIR or
+ * tests/e2e/screenshots (git-ignored). `fullPage` for a form taller than the window.
+ */
+export async function snapshot(page: Page, testInfo: TestInfo, name: string, { fullPage = false } = {}) {
+  const dir = process.env.E2E_SCREENSHOTS_DIR || "tests/e2e/screenshots";
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${testInfo.project.name}-${name}.png`, fullPage });
 }
 
 /** Run axe-core on the page as it is now; fail on any violation. Needs JavaScript in the page. */

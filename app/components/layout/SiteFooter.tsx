@@ -22,7 +22,7 @@ export function SiteFooter() {
         {/* Not "e-mail": the sign-in forms' own field is the page's one "E-mail". */}
         <label htmlFor="paticka-email">Nové články do schránky</label>
         <input id="paticka-email" name="email" type="email" autoComplete="email" required maxLength={EMAIL_MAX_LENGTH} placeholder="vas@email.sk" />
-        <button type="submit" className="button button-small">
+        <button type="submit" className="button button-small button-light">
           Odoberať
         </button>
         <a href="/odber?od=paticka">Vybrať témy a&nbsp;frekvenciu</a>
