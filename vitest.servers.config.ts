@@ -34,6 +34,7 @@ export const SERVERS_OF_THEIR_OWN = [
   "security/busy-answers",
   "security/hardening",
   "security/slow-bodies",
+  "subscriptions/mailings",
   "subscriptions/provider-events",
   "subscriptions/subscription-links",
 ].map((name) => `tests/integration/${name}.test.ts`);

@@ -13,10 +13,12 @@ export function postForm(title: string, content: string, file: Buffer, { type = 
   return form;
 }
 
-/** Publish an article over HTTP as `client`; returns its id, or null when the server did not acknowledge it. */
-export async function publish(client: Client, title: string, tags = ["Ostatné"], content = `Text článku ${title}`): Promise<string | null> {
+/** Publish an article over HTTP as `client` (with more of the form's fields, e.g. its period); returns its id, or null when the server did not acknowledge it. */
+export async function publish(client: Client, title: string, tags = ["Ostatné"], content = `Text článku ${title}`, fields: Record<string, string> = {}): Promise<string | null> {
   image ??= await makeImage("jpeg", 480, 300);
-  const response = await client.request("/create-post", { method: "POST", body: postForm(title, content, image, { tags }), headers: { Origin: client.base } });
+  const form = postForm(title, content, image, { tags });
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const response = await client.request("/create-post", { method: "POST", body: form, headers: { Origin: client.base } });
   await response.arrayBuffer();
   const location = response.status === 303 ? response.headers.get("location") : null;
   return location?.match(/^\/posts\/([\w-]+)$/)?.[1] ?? null;

@@ -14,8 +14,8 @@ export type SentMail = {
   batch?: boolean;
 };
 
-/** How the stand-in answers: as Resend does, as a Resend that is down, or taking the mail and losing its answer once. */
-export type StandInMode = "ok" | "down" | "loseAnswer";
+/** How the stand-in answers: as Resend does, as a Resend that is down, or taking the mail and losing its answer once, or every time until told otherwise (a client may send a request again on its own when the connection drops). */
+export type StandInMode = "ok" | "down" | "loseAnswer" | "loseAnswers";
 
 /**
  * A stand-in for Resend's HTTP API on 127.0.0.1 (the real one is not
@@ -65,8 +65,8 @@ export async function startResendStandIn() {
           for (const m of mails) if (!invalid(m)) sent.push({ ...m, authorization: req.headers.authorization ?? "", idempotencyKey: typeof key === "string" ? key : "", batch: true });
           if (typeof key === "string") accepted.set(key, JSON.stringify(answer));
         }
-        if (mode === "loseAnswer") {
-          mode = "ok";
+        if (mode === "loseAnswer" || mode === "loseAnswers") {
+          if (mode === "loseAnswer") mode = "ok";
           req.socket.destroy();
           return;
         }

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUBSCRIPTION_MESSAGES } from "~/lib/subscriptions";
 import { Client, uniqueEmail } from "../../../scripts/lib/client";
 import { startServer, type RunningServer } from "../../../scripts/lib/server";
-import { sharedServerEnv, TEST_PUBLIC_URL } from "../../support/accounts-env";
+import { sharedServerEnv } from "../../support/accounts-env";
 import { readDatabase } from "../../support/http";
-import { startResendStandIn, waitForMail } from "../../support/resend-stand-in";
+import { startResendStandIn } from "../../support/resend-stand-in";
+import { confirmedSubscription as confirmedSubscriptionBy } from "../../support/subscriptions";
 
 /**
  * Resend's bounce and complaint webhook (POST /webhooks/resend), on servers
@@ -42,14 +43,9 @@ const suppressed = (email: string) =>
 
 /** Subscribe by the form, press the mailed link's button: the settings page's path. */
 async function confirmedSubscription(email: string): Promise<string> {
-  const client = new Client(server.url);
-  await client.post("/odber", { zdroj: "odber", frequency: "instant", email });
-  const mail = await waitForMail(standIn.url, email, 0, /^Potvrdenie odberu/);
-  const path = mail.text.match(/\S+\/odber\/potvrdit\?token=\S+/)![0].slice(TEST_PUBLIC_URL.length);
-  const confirmed = await client.post(path, { token: new URLSearchParams(path.split("?")[1]).get("token")! });
-  expect(confirmed.response.status).toBe(303);
+  const { settings } = await confirmedSubscriptionBy(server.url, standIn.url, email);
   expect(subscriber(email)?.status).toBe("confirmed");
-  return confirmed.response.headers.get("location")!;
+  return settings;
 }
 
 type EventOptions = { type?: string; bounceType?: string; createdAt?: string };

@@ -7,6 +7,7 @@ import { registerConfirmedUser } from "../../support/accounts";
 import { TEST_PUBLIC_URL } from "../../support/accounts-env";
 import { readDatabase } from "../../support/http";
 import { sentMails, waitForMail } from "../../support/resend-stand-in";
+import { confirmedSubscription as confirmedSubscriptionBy } from "../../support/subscriptions";
 
 /**
  * Following the site by e-mail, without JavaScript: the /odber form, the
@@ -58,15 +59,9 @@ async function confirmationPath(email: string, after = 0) {
 
 /** Subscribe, follow the link's button: the settings page's path (with its signed token). */
 async function confirmedSubscription(email: string, fields: Record<string, string | string[]> = {}) {
-  const client = new Client(base);
-  const before = (await mailsTo(email)).length;
-  await subscribeForm(client, { email, ...fields });
-  const path = await confirmationPath(email, before);
-  const sent = await client.post(path, { token: new URLSearchParams(path.split("?")[1]).get("token")! });
-  expect(sent.response.status).toBe(303);
-  const settings = sent.response.headers.get("location")!;
-  expect(settings).toMatch(/^\/odber\/nastavenia\?token=[\w-]{22}\.[\w-]{43}$/);
-  return { client, settings, token: new URLSearchParams(settings.split("?")[1]).get("token")! };
+  const confirmed = await confirmedSubscriptionBy(base, resendUrl, email, fields);
+  expect(confirmed.settings).toMatch(/^\/odber\/nastavenia\?token=[\w-]{22}\.[\w-]{43}$/);
+  return confirmed;
 }
 
 describe("subscribing by e-mail", () => {
