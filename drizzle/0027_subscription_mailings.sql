@@ -14,6 +14,8 @@ CREATE TABLE `subscription_mailings` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `subscription_mailings_post_idx` ON `subscription_mailings` (`post_id`) WHERE "subscription_mailings"."post_id" IS NOT NULL;--> statement-breakpoint
 CREATE INDEX `subscription_mailings_created_idx` ON `subscription_mailings` (`kind`,`created_at`);--> statement-breakpoint
+DROP INDEX `subscribers_status_idx`;--> statement-breakpoint
+CREATE INDEX `subscribers_audience_idx` ON `subscribers` (`status`,`frequency`,`id`);--> statement-breakpoint
 ALTER TABLE `mail_outbox` ADD `mailing_id` text;--> statement-breakpoint
 ALTER TABLE `mail_outbox` ADD `subscriber_id` text;--> statement-breakpoint
 ALTER TABLE `mail_outbox` ADD `batch_id` text;--> statement-breakpoint

@@ -563,7 +563,11 @@ export const subscribers = sqliteTable(
     confirmTokenHash: text("confirm_token_hash"),
     confirmExpiresAt: integer("confirm_expires_at"),
   },
-  (t) => [uniqueIndex("subscribers_confirm_token_idx").on(t.confirmTokenHash), index("subscribers_status_idx").on(t.status, t.frequency)],
+  (t) => [
+    uniqueIndex("subscribers_confirm_token_idx").on(t.confirmTokenHash),
+    // A mailing's audience in id order, a chunk at a time: one range of this index, no sort (~/models/subscription-mailings.server).
+    index("subscribers_audience_idx").on(t.status, t.frequency, t.id),
+  ],
 );
 
 /** A subscriber's chosen tags (at most the 30 of ~/lib/tags). */

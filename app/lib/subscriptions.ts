@@ -67,3 +67,12 @@ export function follows({ tags, centuries }: Pick<SubscriptionChoices, "tags" | 
   if (tags.length === 0 && centuries.length === 0) return true;
   return article.tags.some((tag) => tags.includes(tag)) || (article.century !== null && centuries.includes(article.century));
 }
+
+const WEEK = 7 * 24 * 60 * 60 * 1000;
+
+/** The weekly digest's latest hour by `now`: Monday 06:00 UTC (7:00 in Bratislava in winter, 8:00 in summer). */
+export function digestDueAt(now: number): number {
+  const day = new Date(now);
+  const monday = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() - ((day.getUTCDay() + 6) % 7), 6);
+  return monday <= now ? monday : monday - WEEK;
+}

@@ -72,9 +72,19 @@ export function waitingMailsOfBatch(batchId: string): OutboxMail[] {
   return db.select().from(mailOutbox).where(and(waiting, eq(mailOutbox.batchId, batchId))).all();
 }
 
+/** Subscriptions' mails delivered (one statement for a batch), their text not kept. */
+export function markMailsSent(ids: string[], now: number): void {
+  if (ids.length) db.update(mailOutbox).set({ sentAt: now, attempts: sql`${mailOutbox.attempts} + 1` }).where(inArray(mailOutbox.id, ids)).run();
+}
+
 /** Not to be sent, and no failure: its article is no longer public, or its subscription ended. */
-export function markMailSkipped(id: string, now: number): void {
-  db.update(mailOutbox).set({ gaveUpAt: now }).where(eq(mailOutbox.id, id)).run();
+export function markMailsSkipped(ids: string[], now: number): void {
+  if (ids.length) db.update(mailOutbox).set({ gaveUpAt: now }).where(inArray(mailOutbox.id, ids)).run();
+}
+
+/** Subscriptions' mails to be tried again at `nextAttemptAt`. */
+export function markMailsRetry(ids: string[], nextAttemptAt: number, error: string): void {
+  if (ids.length) db.update(mailOutbox).set({ nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1` }).where(inArray(mailOutbox.id, ids)).run();
 }
 
 /** Every waiting mail due by `now` at the latest. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, asc, count, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import { db } from "~/db/connection.server";
 import { subscribers, subscriptionCenturies, subscriptionSuppressions, subscriptionTags } from "~/db/schema.server";
 import type { SubscriptionChoices } from "~/lib/subscriptions";
@@ -150,4 +150,15 @@ export function* confirmedSubscribers(): Generator<SubscriberWithChoices> {
     if (page.length < 1000) return;
     after = page[page.length - 1].subscriber.id;
   }
+}
+
+/** Subscribers with their topics, by id (a batch of mails': three queries however many). */
+export function subscribersWithChoices(ids: string[]): Map<string, SubscriberWithChoices> {
+  const found = new Map<string, SubscriberWithChoices>();
+  if (ids.length === 0) return found;
+  for (const row of db.select().from(subscribers).where(inArray(subscribers.id, ids)).all()) found.set(row.id, { ...row, tags: [], centuries: [] });
+  for (const { subscriberId, tag } of db.select().from(subscriptionTags).where(inArray(subscriptionTags.subscriberId, ids)).all()) found.get(subscriberId)?.tags.push(tag);
+  const centuries = db.select().from(subscriptionCenturies).where(inArray(subscriptionCenturies.subscriberId, ids)).orderBy(asc(subscriptionCenturies.century)).all();
+  for (const { subscriberId, century } of centuries) found.get(subscriberId)?.centuries.push(century);
+  return found;
 }

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { uniqueEmail } from "../../scripts/lib/client";
 import { TEST_PUBLIC_URL } from "../support/accounts-env";
 import { SUBJECTS } from "../support/outbox";
-import { sentMails, waitForMail } from "../support/resend-stand-in";
+import { sentMails, waitForMail } from "../../scripts/lib/resend-stand-in";
 import { expect, expectNoAxeViolations, snapshot, test, pageStatus } from "./fixtures";
 
 const PASSWORD = "bezpečné-heslo-1";

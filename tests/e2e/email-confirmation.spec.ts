@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { GOOD_PASSWORD, registerUser } from "../../scripts/lib/client";
 import { TEST_PUBLIC_URL } from "../support/accounts-env";
 import { SUBJECTS } from "../support/outbox";
-import { sentMails } from "../support/resend-stand-in";
+import { sentMails } from "../../scripts/lib/resend-stand-in";
 import { expect, expectNoAxeViolations, snapshot, test, pageStatus } from "./fixtures";
 
 async function open(page: Page, path: string, jsEnabled: boolean) {

@@ -1,6 +1,6 @@
 import { startServer } from "../../scripts/lib/server";
 import { sharedServerEnv } from "../support/accounts-env";
-import { startResendStandIn } from "../support/resend-stand-in";
+import { startResendStandIn } from "../../scripts/lib/resend-stand-in";
 
 /** One built server with the demo articles (and a Resend stand-in) for the whole browser suite. */
 export default async function globalSetup() {

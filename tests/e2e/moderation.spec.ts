@@ -4,7 +4,7 @@ import { publish } from "../../scripts/lib/publish";
 import { confirmAddress } from "../support/accounts";
 import { runBuildCommand } from "../support/commands";
 import { SUBJECTS } from "../support/outbox";
-import { waitForMail } from "../support/resend-stand-in";
+import { waitForMail } from "../../scripts/lib/resend-stand-in";
 import { expect, expectNoAxeViolations, snapshot, test, pageStatus } from "./fixtures";
 
 const NEW_PASSWORD = "celkom-nové-heslo-7";

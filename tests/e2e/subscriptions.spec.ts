@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import { uniqueEmail } from "../../scripts/lib/client";
 import { SUBSCRIPTION_MESSAGES, SUBSCRIPTION_NOTICES } from "../../app/lib/subscriptions";
 import { TEST_PUBLIC_URL } from "../support/accounts-env";
-import { waitForMail } from "../support/resend-stand-in";
+import { waitForMail } from "../../scripts/lib/resend-stand-in";
 import { expect, expectNoAxeViolations, pageStatus, snapshot, test } from "./fixtures";
 
 /**

@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { startServer } from "../../scripts/lib/server";
 import { sharedServerEnv } from "../support/accounts-env";
-import { startResendStandIn } from "../support/resend-stand-in";
+import { startResendStandIn } from "../../scripts/lib/resend-stand-in";
 
 declare module "vitest" {
   export interface ProvidedContext {

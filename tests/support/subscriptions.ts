@@ -1,6 +1,6 @@
 import { Client } from "../../scripts/lib/client";
 import { TEST_PUBLIC_URL } from "./accounts-env";
-import { sentMails, waitForMail } from "./resend-stand-in";
+import { sentMails, waitForMail } from "../../scripts/lib/resend-stand-in";
 
 /** The subject of a subscription's confirmation mail. */
 export const CONFIRMATION_SUBJECT = /^Potvrdenie odberu/;

@@ -5,7 +5,7 @@ import { centuryOf, keyYear } from "~/lib/time/periods";
 import type { OutboxMail } from "~/models/mail-outbox.server";
 import { getPost } from "~/models/posts.server";
 import { articlesAnnouncedBetween, getMailing, type Mailing } from "~/models/subscription-mailings.server";
-import { getSubscriberWithChoices, type SubscriberWithChoices } from "~/models/subscriptions.server";
+import { subscribersWithChoices, type SubscriberWithChoices } from "~/models/subscriptions.server";
 import type { Mail } from "~/services/platform/mail.server";
 import { manageLink, manageToken, unsubscribeLink } from "./subscription-links.server";
 
@@ -26,12 +26,13 @@ type Article = { id: string; title: string; period: string; excerpt: string; ima
 export type Made = { mail: Mail } | { skip: string };
 
 /**
- * Makes the mails of one batch, reading each article, digest and
- * subscriber once however many of the batch's mails name it.
+ * The mails of one batch, in its order: each article, digest and subscriber
+ * read once however many of the batch's mails name it.
  */
-export function newsletterMaker(now = Date.now()) {
+export function makeNewsletterMails(rows: OutboxMail[], now = Date.now()): Made[] {
   const articles = new Map<string, Article | null>();
-  const digests = new Map<string, { mailing: Mailing; articles: (Article & { announcedAt: number })[] } | null>();
+  const mailings = new Map<string, { mailing: Mailing; articles: (Article & { announcedAt: number })[] } | null>();
+  const subscribers = subscribersWithChoices(rows.flatMap((row) => row.subscriberId ?? []));
 
   const article = (id: string): Article | null => {
     if (!articles.has(id)) {
@@ -43,16 +44,16 @@ export function newsletterMaker(now = Date.now()) {
   };
 
   const mailing = (id: string) => {
-    if (!digests.has(id)) {
+    if (!mailings.has(id)) {
       const row = getMailing(id);
       const covered = row?.kind === "digest" ? articlesAnnouncedBetween(row.periodStart ?? 0, row.createdAt) : [];
-      digests.set(id, row ? { mailing: row, articles: covered.flatMap(({ postId, announcedAt }) => (article(postId) ? [{ ...article(postId)!, announcedAt }] : [])) } : null);
+      mailings.set(id, row ? { mailing: row, articles: covered.flatMap(({ postId, announcedAt }) => (article(postId) ? [{ ...article(postId)!, announcedAt }] : [])) } : null);
     }
-    return digests.get(id) ?? null;
+    return mailings.get(id) ?? null;
   };
 
-  return (row: OutboxMail): Made => {
-    const subscriber = row.subscriberId ? getSubscriberWithChoices(row.subscriberId) : undefined;
+  return rows.map((row): Made => {
+    const subscriber = row.subscriberId ? subscribers.get(row.subscriberId) : undefined;
     if (!subscriber || subscriber.status !== "confirmed") return { skip: "the subscription has ended" };
     const of = row.mailingId ? mailing(row.mailingId) : null;
     if (!of) return { skip: "its mailing is gone" };
@@ -65,7 +66,7 @@ export function newsletterMaker(now = Date.now()) {
     const chosen = of.articles.filter((a) => a.announcedAt > (subscriber.confirmedAt ?? now) && follows(subscriber, a));
     if (chosen.length === 0) return { skip: "no article of the digest is public and followed" };
     return { mail: digestMail(subscriber, chosen) };
-  };
+  });
 }
 
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { inTransaction } from "~/db/connection.server";
-import { claimBatch, markMailGivenUp, markMailRetry, markMailSent, markMailSkipped, nextWaitingNewsletter, waitingMailsOfBatch, type OutboxMail } from "~/models/mail-outbox.server";
+import { claimBatch, markMailGivenUp, markMailsRetry, markMailsSent, markMailsSkipped, nextWaitingNewsletter, waitingMailsOfBatch, type OutboxMail } from "~/models/mail-outbox.server";
 import { countOutcome } from "~/models/subscription-mailings.server";
 import { deliverBatch, MailRefusedError, type Mail } from "~/services/platform/mail.server";
 import { retryDelay, withTimeout } from "~/services/platform/mail-outbox.server";
-import { newsletterMaker } from "./newsletter-mail.server";
+import { makeNewsletterMails } from "./newsletter-mail.server";
 
 /**
  * Sends subscriptions' mails from the outbox in batches through Resend's
@@ -49,11 +49,6 @@ export function wakeNewsletterSender(): void {
   });
 }
 
-/** Resolves when no delivery is under way (for the benchmark and tests). */
-export async function newsletterSenderIdle(): Promise<void> {
-  while (sending) await sending;
-}
-
 function scheduleNext(ok: boolean): void {
   let delay: number | undefined = FAILED_READ_RETRY_MS;
   try {
@@ -87,40 +82,56 @@ async function sendBatch(first: OutboxMail): Promise<void> {
     batchId = randomBytes(12).toString("base64url");
     claimBatch(batchId, started, BATCH_SIZE);
   }
-  const make = newsletterMaker(started);
   const toSend: { row: OutboxMail; mail: Mail }[] = [];
+  const done = new Outcomes();
   inTransaction(() => {
-    for (const row of waitingMailsOfBatch(batchId)) {
-      if (started >= row.sendBefore) {
-        settle(row, "failed", started, row.lastError ?? "not sent before it was due");
-        continue;
-      }
-      const made = make(row);
-      if ("mail" in made) toSend.push({ row, mail: made.mail });
-      else settle(row, "skipped", started);
-    }
+    const rows = waitingMailsOfBatch(batchId);
+    const due = rows.filter((row) => started < row.sendBefore);
+    for (const row of rows) if (started >= row.sendBefore) done.add(row, "failed", row.lastError ?? "not sent before it was due");
+    makeNewsletterMails(due, started).forEach((made, i) => ("mail" in made ? toSend.push({ row: due[i], mail: made.mail }) : done.add(due[i], "skipped")));
+    done.settle(started);
   });
   if (toSend.length === 0) return;
   try {
     const { refused } = await withTimeout(deliverBatch(toSend.map(({ row, mail }) => ({ ...mail, id: row.id })), `${batchId}-${toSend.length}`));
-    const now = Date.now();
-    inTransaction(() => toSend.forEach(({ row }, i) => settle(row, refused.has(i) ? "failed" : "sent", now, refused.get(i))));
+    const sent = new Outcomes();
+    toSend.forEach(({ row }, i) => sent.add(row, refused.has(i) ? "failed" : "sent", refused.get(i)));
+    inTransaction(() => sent.settle(Date.now()));
     if (refused.size > 0) console.error(`Subscriptions: the mail service refused ${refused.size} of a batch of ${toSend.length} mails: ${[...refused.values()][0]}`);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const retryAt = Date.now() + retryDelay(first.attempts + 1);
     const givingUp = error instanceof MailRefusedError || retryAt >= Math.min(...toSend.map(({ row }) => row.sendBefore));
     console.error(`Subscriptions: could not send a batch of ${toSend.length} mails (attempt ${first.attempts + 1})${givingUp ? ", gave up" : `, next try at ${new Date(retryAt).toISOString()}`}: ${reason}`);
-    inTransaction(() => toSend.forEach(({ row }) => (givingUp ? settle(row, "failed", Date.now(), reason) : markMailRetry(row.id, retryAt, reason))));
+    const failed = new Outcomes();
+    if (givingUp) toSend.forEach(({ row }) => failed.add(row, "failed", reason));
+    inTransaction(() => (givingUp ? failed.settle(Date.now()) : markMailsRetry(toSend.map(({ row }) => row.id), retryAt, reason)));
   }
   // Within the mail service's rate limit.
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, BATCH_INTERVAL_MS - (Date.now() - started))));
 }
 
-/** A mail done with: its outcome counted on its mailing, for /admin/odber. */
-function settle(row: OutboxMail, outcome: "sent" | "skipped" | "failed", now: number, reason?: string): void {
-  if (outcome === "sent") markMailSent(row.id, now);
-  else if (outcome === "skipped") markMailSkipped(row.id, now);
-  else markMailGivenUp(row.id, now, reason ?? "");
-  if (row.mailingId) countOutcome(row.mailingId, outcome, 1);
+/** What became of a batch's mails, written in a few statements (a batch is a hundred), and counted on their mailings for /admin/odber. */
+class Outcomes {
+  private sent: string[] = [];
+  private skipped: string[] = [];
+  private failed: { id: string; reason: string }[] = [];
+  private counts = new Map<string, { sent: number; skipped: number; failed: number }>();
+
+  add(row: OutboxMail, outcome: "sent" | "skipped" | "failed", reason = ""): void {
+    if (outcome === "failed") this.failed.push({ id: row.id, reason });
+    else this[outcome].push(row.id);
+    if (!row.mailingId) return;
+    const count = this.counts.get(row.mailingId) ?? { sent: 0, skipped: 0, failed: 0 };
+    count[outcome]++;
+    this.counts.set(row.mailingId, count);
+  }
+
+  /** Call inside a transaction. */
+  settle(now: number): void {
+    markMailsSent(this.sent, now);
+    markMailsSkipped(this.skipped, now);
+    for (const { id, reason } of this.failed) markMailGivenUp(id, now, reason);
+    for (const [mailingId, count] of this.counts) for (const outcome of ["sent", "skipped", "failed"] as const) if (count[outcome]) countOutcome(mailingId, outcome, count[outcome]);
+  }
 }

@@ -5,7 +5,7 @@ import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../../scrip
 import { TEST_PUBLIC_URL } from "../../support/accounts-env";
 import { INTERNALS, pageStatus, readDatabase } from "../../support/http";
 import { SUBJECTS } from "../../support/outbox";
-import { sentMails, waitForMail } from "../../support/resend-stand-in";
+import { sentMails, waitForMail } from "../../../scripts/lib/resend-stand-in";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");

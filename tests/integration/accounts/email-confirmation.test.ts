@@ -8,7 +8,7 @@ import { TEST_PUBLIC_URL } from "../../support/accounts-env";
 import { runBuildCommand } from "../../support/commands";
 import { pageStatus, readDatabase } from "../../support/http";
 import { SUBJECTS } from "../../support/outbox";
-import { sentMails, waitForMail } from "../../support/resend-stand-in";
+import { sentMails, waitForMail } from "../../../scripts/lib/resend-stand-in";
 
 /**
  * An account confirms its e-mail address by the link mailed at

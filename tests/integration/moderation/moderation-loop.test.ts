@@ -6,7 +6,7 @@ import { publish } from "../../../scripts/lib/publish";
 import { registerConfirmedUser } from "../../support/accounts";
 import { pageStatus, readDatabase } from "../../support/http";
 import { SUBJECTS } from "../../support/outbox";
-import { sentMails, waitForMail } from "../../support/resend-stand-in";
+import { sentMails, waitForMail } from "../../../scripts/lib/resend-stand-in";
 
 /**
  * The moderation loop over HTTP (issue 23): a report's life from open to

@@ -5,7 +5,7 @@ import { POST_MESSAGES } from "~/lib/rules";
 import { Client, registerUser } from "../../../scripts/lib/client";
 import { publish, saveEdit } from "../../../scripts/lib/publish";
 import { readDatabase } from "../../support/http";
-import { sentMails } from "../../support/resend-stand-in";
+import { sentMails } from "../../../scripts/lib/resend-stand-in";
 
 const base = inject("baseUrl");
 const databasePath = inject("databasePath");

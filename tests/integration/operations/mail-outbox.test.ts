@@ -10,7 +10,7 @@ import { sharedServerEnv } from "../../support/accounts-env";
 import { runBuildCommand } from "../../support/commands";
 import { readDatabase } from "../../support/http";
 import { SUBJECTS } from "../../support/outbox";
-import { sentMails, startResendStandIn } from "../../support/resend-stand-in";
+import { sentMails, startResendStandIn } from "../../../scripts/lib/resend-stand-in";
 
 /**
  * The mail outbox against a Resend stand-in that fails and recovers, on a

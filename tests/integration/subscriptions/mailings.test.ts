@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from "../../../scripts/lib/server";
 import { grantAdmin, registerConfirmedUser } from "../../support/accounts";
 import { sharedServerEnv, TEST_PUBLIC_URL } from "../../support/accounts-env";
 import { readDatabase } from "../../support/http";
-import { sentMails, startResendStandIn, type SentMail } from "../../support/resend-stand-in";
+import { sentMails, startResendStandIn, type SentMail } from "../../../scripts/lib/resend-stand-in";
 import { confirmedSubscription } from "../../support/subscriptions";
 
 /**
@@ -32,7 +32,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (process.env.SHOW_SERVER_LOG) console.log(server?.output());
   await server?.stop();
   await standIn?.close();
   rmSync(dataDir, { recursive: true, force: true });

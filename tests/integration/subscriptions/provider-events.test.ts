@@ -5,7 +5,7 @@ import { Client, uniqueEmail } from "../../../scripts/lib/client";
 import { startServer, type RunningServer } from "../../../scripts/lib/server";
 import { sharedServerEnv } from "../../support/accounts-env";
 import { readDatabase } from "../../support/http";
-import { startResendStandIn } from "../../support/resend-stand-in";
+import { startResendStandIn } from "../../../scripts/lib/resend-stand-in";
 import { confirmedSubscription as confirmedSubscriptionBy } from "../../support/subscriptions";
 
 /**

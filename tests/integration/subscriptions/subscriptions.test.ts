@@ -6,7 +6,7 @@ import { Client, GOOD_PASSWORD, registerUser, uniqueEmail } from "../../../scrip
 import { registerConfirmedUser } from "../../support/accounts";
 import { TEST_PUBLIC_URL } from "../../support/accounts-env";
 import { readDatabase } from "../../support/http";
-import { sentMails, waitForMail } from "../../support/resend-stand-in";
+import { sentMails, waitForMail } from "../../../scripts/lib/resend-stand-in";
 import { confirmedSubscription as confirmedSubscriptionBy } from "../../support/subscriptions";
 
 /**

@@ -92,6 +92,8 @@ export async function startResendStandIn() {
         res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ id }));
       } else if (req.method === "GET" && req.url === "/__sent") {
         res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(sent));
+      } else if (req.method === "GET" && req.url === "/__count") {
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(sent.length));
       } else if (req.method === "GET" && req.url === "/__requests") {
         res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(requests));
       } else if (req.method === "POST" && req.url === "/__mode") {
@@ -107,6 +109,8 @@ export async function startResendStandIn() {
   return {
     url,
     setMode: async (next: StandInMode) => void (await fetch(`${url}/__mode`, { method: "POST", body: next })),
+    /** How many mails it has taken (without reading them all). */
+    count: async (): Promise<number> => (await fetch(`${url}/__count`)).json(),
     /** Every POST /emails and /emails/batch it was sent, answered or not. */
     requests: async (): Promise<number> => (await fetch(`${url}/__requests`)).json(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
