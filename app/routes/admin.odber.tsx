@@ -92,27 +92,28 @@ export default function AdminSubscriptions() {
             <tbody>
               {mailings.map((m) => (
                 <tr key={m.id}>
-                  <th scope="row">
+                  <th scope="row" data-label="Čo">
                     {m.kind === "digest" ? "Týždenný prehľad" : m.title && m.postId ? <Link to={`/posts/${m.postId}`}>{m.title}</Link> : "Odstránený článok"}
                   </th>
-                  <td>
+                  <td data-label="Kedy">
                     <time dateTime={isoTime(m.createdAt)}>{formatDateTime(m.createdAt)}</time>
                     {m.queuedAt === null ? " (pripravuje sa)" : ""}
                   </td>
-                  <td>{m.recipients}</td>
-                  <td>{m.sent}</td>
-                  <td>{m.waiting}</td>
-                  <td title="Článok medzitým skrytý alebo odstránený, odber zrušený, alebo e-mail odmietnutý">{m.skipped + m.failed}</td>
+                  <td data-label="Adresátov">{m.recipients}</td>
+                  <td data-label="Odoslané">{m.sent}</td>
+                  <td data-label="Čaká">{m.waiting}</td>
+                  <td data-label="Neodoslané">{m.skipped + m.failed}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
+        <p className="muted">Neodoslané: článok medzitým skryli alebo odstránili, odber sa skončil, alebo e-mail odmietla poštová služba.</p>
         <Form method="post">
           <FormError text={refused?.error} />
+          <p>Týždenný prehľad odchádza v pondelok ráno. Ak ho chcete poslať hneď (z článkov od posledného prehľadu):</p>
           <p>
-            Týždenný prehľad odchádza v pondelok ráno. Ak ho chcete poslať hneď (z článkov od posledného prehľadu), stlačte:{" "}
-            <button type="submit" name="intent" value="digest">
+            <button type="submit" name="intent" value="digest" className="button">
               Poslať týždenný prehľad teraz
             </button>
           </p>

@@ -86,7 +86,8 @@ function footer(subscriber: SubscriberWithChoices & SubscriptionChoices) {
   const manage = manageLink(subscriber.id);
   const end = `${env.publicUrl}/odber/zrusit?token=${manageToken(subscriber.id)}`;
   return {
-    text: ["--", why, `Zmeniť odber: ${manage}`, `Zrušiť odber: ${end}`],
+    // "-- " (with its space): where mail clients see a signature begin.
+    text: ["-- ", why, `Zmeniť odber: ${manage}`, `Zrušiť odber: ${end}`],
     html: `<hr><p style="font-size:13px;color:#555">${escape(why)}<br><a href="${escape(manage)}">Zmeniť odber</a> · <a href="${escape(end)}">Zrušiť odber</a></p>`,
   };
 }
