@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, asc, count, eq, gt, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/connection.server";
 import { subscribers, subscriptionCenturies, subscriptionSuppressions, subscriptionTags } from "~/db/schema.server";
 import type { SubscriptionChoices } from "~/lib/subscriptions";
@@ -112,25 +112,20 @@ export function countSubscribers(): { status: Subscriber["status"]; frequency: S
   return db.select({ status: subscribers.status, frequency: subscribers.frequency, n: count() }).from(subscribers).groupBy(subscribers.status, subscribers.frequency).all();
 }
 
-/** For /admin/odber: confirmed subscribers per chosen tag, and per chosen century. */
+/** For /admin/odber: confirmed subscribers per chosen tag, and per chosen century (ascending). */
 export function countFollowers(): { tags: { tag: string; n: number }[]; centuries: { century: number; n: number }[] } {
-  const confirmed = eq(subscribers.status, "confirmed");
+  const confirmedPer = <V>(table: typeof subscriptionTags | typeof subscriptionCenturies, value: SQL<V>) =>
+    db
+      .select({ value, n: count() })
+      .from(table)
+      .innerJoin(subscribers, eq(subscribers.id, table.subscriberId))
+      .where(eq(subscribers.status, "confirmed"))
+      .groupBy(value)
+      .orderBy(value)
+      .all();
   return {
-    tags: db
-      .select({ tag: subscriptionTags.tag, n: count() })
-      .from(subscriptionTags)
-      .innerJoin(subscribers, eq(subscribers.id, subscriptionTags.subscriberId))
-      .where(confirmed)
-      .groupBy(subscriptionTags.tag)
-      .all(),
-    centuries: db
-      .select({ century: subscriptionCenturies.century, n: count() })
-      .from(subscriptionCenturies)
-      .innerJoin(subscribers, eq(subscribers.id, subscriptionCenturies.subscriberId))
-      .where(confirmed)
-      .groupBy(subscriptionCenturies.century)
-      .orderBy(asc(subscriptionCenturies.century))
-      .all(),
+    tags: confirmedPer(subscriptionTags, sql<string>`${subscriptionTags.tag}`).map(({ value, n }) => ({ tag: value, n })),
+    centuries: confirmedPer(subscriptionCenturies, sql<number>`${subscriptionCenturies.century}`).map(({ value, n }) => ({ century: value, n })),
   };
 }
 

@@ -16,6 +16,7 @@ import {
 } from "~/models/mail-outbox.server";
 import { getUserByEmail } from "~/models/users.server";
 import { showHiddenControls } from "~/lib/rules";
+import { deliveryLoop } from "./delivery-loop.server";
 import { deliverMail, MailRefusedError, type Mail } from "./mail.server";
 import { noteRetryAt } from "./request-log.server";
 
@@ -147,10 +148,13 @@ export function outboxMailId(now: number): string {
   return `${new Date(now).toISOString().replace(/[:.]/g, "-")}-${randomBytes(6).toString("hex")}`;
 }
 
-/** Only a started sender delivers: a process that never starts it (`npm run admin`, a read-only replica) sends nothing. */
-let started = false;
-let timer: NodeJS.Timeout | undefined;
-let sending: Promise<void> | undefined;
+const sender = deliveryLoop({
+  what: "Mail outbox",
+  deliverDue,
+  nextDueAt: () => nextWaitingMail()?.nextAttemptAt,
+  retryAfterFailureMs: RETRY_DELAYS[0],
+});
+const wakeSender = () => sender.wake();
 
 /**
  * Deliver the outbox now and whenever more falls due. A start tries every
@@ -158,43 +162,14 @@ let sending: Promise<void> | undefined;
  * need not wait for the backoff.
  */
 export function startMailSender(): void {
-  started = true;
   makeWaitingMailsDue(Date.now());
-  wakeSender();
+  sender.start();
 }
 
-function wakeSender(): void {
-  if (!started || sending) return;
-  clearTimeout(timer);
-  sending = deliverDue().then((ok) => {
-    sending = undefined;
-    scheduleNext(ok ? 0 : RETRY_DELAYS[0]);
-  });
-}
-
-/** Sleep until the next waiting mail is due, and at least `atLeast` (not keeping the process alive); a database that fails is asked again soon. */
-function scheduleNext(atLeast: number): void {
-  let delay: number | undefined;
-  try {
-    const next = nextWaitingMail();
-    delay = next && Math.max(atLeast, next.nextAttemptAt - Date.now());
-  } catch (error) {
-    console.error("Mail outbox: could not read the queue", error);
-    delay = RETRY_DELAYS[0];
-  }
-  if (delay !== undefined) timer = setTimeout(wakeSender, delay).unref();
-}
-
-/** Deliver every mail that is due, one at a time; false when the database failed (e.g. a full disk: not again at once). */
-async function deliverDue(): Promise<boolean> {
-  try {
-    purgeFinishedMails(Date.now() - KEEP_FINISHED);
-    for (let mail = nextDueMail(Date.now()); mail; mail = nextDueMail(Date.now())) await attempt(mail);
-    return true;
-  } catch (error) {
-    console.error("Mail outbox: could not read or update the queue", error);
-    return false;
-  }
+/** Deliver every mail that is due, one at a time. */
+async function deliverDue(): Promise<void> {
+  purgeFinishedMails(Date.now() - KEEP_FINISHED);
+  for (let mail = nextDueMail(Date.now()); mail; mail = nextDueMail(Date.now())) await attempt(mail);
 }
 
 async function attempt(mail: OutboxMail): Promise<void> {

@@ -3,6 +3,7 @@ import { inTransaction } from "~/db/connection.server";
 import { claimBatch, markMailGivenUp, markMailsRetry, markMailsSent, markMailsSkipped, nextWaitingNewsletter, waitingMailsOfBatch, type OutboxMail } from "~/models/mail-outbox.server";
 import { countOutcome } from "~/models/subscription-mailings.server";
 import { deliverBatch, MailRefusedError, type Mail } from "~/services/platform/mail.server";
+import { deliveryLoop } from "~/services/platform/delivery-loop.server";
 import { retryDelay, withTimeout } from "~/services/platform/mail-outbox.server";
 import { makeNewsletterMails } from "./newsletter-mail.server";
 
@@ -18,56 +19,25 @@ import { makeNewsletterMails } from "./newsletter-mail.server";
 const BATCH_SIZE = 100;
 /** Resend's default limit is 2 requests a second, shared with people's mails: a batch at most every 600 ms leaves them room. */
 const BATCH_INTERVAL_MS = 600;
-const FAILED_READ_RETRY_MS = 20_000;
-
-let started = false;
-let timer: NodeJS.Timeout | undefined;
-let sending: Promise<void> | undefined;
-let again = false;
+const sender = deliveryLoop({
+  what: "Subscriptions",
+  deliverDue,
+  nextDueAt: () => nextWaitingNewsletter()?.nextAttemptAt,
+  retryAfterFailureMs: retryDelay(1),
+});
 
 /** Deliver the subscriptions' mails now and whenever more fall due (a process that never starts it sends none). */
 export function startNewsletterSender(): void {
-  started = true;
-  wakeNewsletterSender();
+  sender.start();
 }
 
 /** Mails were queued, or are due: deliver them unless a delivery is under way (it looks again when it ends). */
 export function wakeNewsletterSender(): void {
-  if (!started) return;
-  if (sending) {
-    again = true;
-    return;
-  }
-  clearTimeout(timer);
-  sending = deliverDue().then((ok) => {
-    sending = undefined;
-    if (again) {
-      again = false;
-      return wakeNewsletterSender();
-    }
-    scheduleNext(ok);
-  });
+  sender.wake();
 }
 
-function scheduleNext(ok: boolean): void {
-  let delay: number | undefined = FAILED_READ_RETRY_MS;
-  try {
-    const next = ok ? nextWaitingNewsletter() : undefined;
-    if (ok) delay = next && Math.max(0, next.nextAttemptAt - Date.now());
-  } catch (error) {
-    console.error("Subscriptions: could not read the outbox", error);
-  }
-  if (delay !== undefined) timer = setTimeout(wakeNewsletterSender, delay).unref();
-}
-
-async function deliverDue(): Promise<boolean> {
-  try {
-    for (let next = nextWaitingNewsletter(); next && next.nextAttemptAt <= Date.now(); next = nextWaitingNewsletter()) await sendBatch(next);
-    return true;
-  } catch (error) {
-    console.error("Subscriptions: could not read or update the outbox", error);
-    return false;
-  }
+async function deliverDue(): Promise<void> {
+  for (let next = nextWaitingNewsletter(); next && next.nextAttemptAt <= Date.now(); next = nextWaitingNewsletter()) await sendBatch(next);
 }
 
 /**
