@@ -46,7 +46,7 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 }
 
-test("/odber from the list: the form reads well at the width, with no sideways scroll, and passes axe", async ({ page, jsEnabled }, testInfo) => {
+test("/odber from the list: the form reads well at the width, with no sideways scroll, and passes axe @flow", async ({ page, jsEnabled }, testInfo) => {
   await open(page, "/posts", jsEnabled);
   await page.getByRole("link", { name: "Nové články e-mailom" }).click();
   await expect(page).toHaveURL(/\/odber\?od=zoznam$/);
@@ -157,7 +157,7 @@ test("a visitor subscribes to a tag and a century weekly, confirms from the mail
   if (jsEnabled) await expectNoAxeViolations(page);
 });
 
-test("the footer's short form subscribes an address to every new article, and links to the full form", async ({ page, jsEnabled }, testInfo) => {
+test("the footer's short form subscribes an address to every new article, and links to the full form @flow", async ({ page, jsEnabled }, testInfo) => {
   const email = uniqueEmail(`paticka-${testInfo.project.name}`);
   await open(page, "/conflicts", jsEnabled);
   const footer = page.locator(".site-footer");
