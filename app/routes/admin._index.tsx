@@ -18,6 +18,7 @@ import { countAccounts, findAccounts } from "~/models/users.server";
 import { readForm } from "~/services/platform/forms.server";
 import { asRefusal, ifStorageFails } from "~/services/platform/storage-fault.server";
 import { mailOutboxStatus } from "~/services/platform/mail-outbox.server";
+import { confirmedSubscriptions } from "~/services/subscriptions/subscriptions-admin.server";
 import { decideAppeal } from "~/services/moderation/appeals.server";
 import { conflictsForAdmin } from "~/services/articles/conflicts.server";
 import { retryAfter } from "~/services/platform/concurrency.server";
@@ -47,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     accounts: { rows: findAccounts(query, window), total, page: window.page, pages: window.pages },
     reports: reportQueue(admin, REPORTS_SHOWN),
     appeals: listOpenAppeals(APPEALS_SHOWN),
-    mail: mailOutboxStatus(),
+    mail: { ...mailOutboxStatus(), subscriptions: confirmedSubscriptions() },
     conflicts: conflictsForAdmin(),
     reads: { by: readsBy, ...siteReads(readsBy, MOST_READ_SHOWN) },
   };

@@ -14,10 +14,13 @@ export const test = base.extend<{ jsEnabled: boolean; phone: boolean }>({
 export { expect };
 
 /**
- * Save a screenshot to look at: <dir>/<project>-<name>.png, the dir being E2E_SCREENSHOTS_DIR or
- * tests/e2e/screenshots (git-ignored). `fullPage` for a form taller than the window.
+ * Save a screenshot to look at, when asked for (E2E_SCREENSHOTS=1, or E2E_SCREENSHOTS_DIR):
+ * <dir>/<project>-<name>.png, the dir being E2E_SCREENSHOTS_DIR or tests/e2e/screenshots
+ * (git-ignored). `fullPage` for a form taller than the window. Not in `npm test`'s runs,
+ * where nobody looks at them and each costs the browser a PNG.
  */
 export async function snapshot(page: Page, testInfo: TestInfo, name: string, { fullPage = false } = {}) {
+  if (!process.env.E2E_SCREENSHOTS && !process.env.E2E_SCREENSHOTS_DIR) return;
   const dir = process.env.E2E_SCREENSHOTS_DIR || "tests/e2e/screenshots";
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: `${dir}/${testInfo.project.name}-${name}.png`, fullPage });

@@ -1,4 +1,4 @@
-import { NavLink } from "@remix-run/react";
+import { Link, NavLink } from "@remix-run/react";
 import { formatDateTime, isoTime } from "~/lib/time/dates";
 import { showHiddenControls } from "~/lib/rules";
 
@@ -23,7 +23,15 @@ export function AccountStatus({ account }: { account: { disabledAt: number | nul
 }
 
 /** The mail outbox as /admin shows it: what waits, and the last failure (mail trouble never makes the site unhealthy, so it is said here). */
-export function MailStatus({ waiting, lastFailure }: { waiting: number; lastFailure: { lastError: string | null; createdAt: number; gaveUpAt: number | null } | null }) {
+export function MailStatus({
+  waiting,
+  lastFailure,
+  subscriptions,
+}: {
+  waiting: number;
+  lastFailure: { lastError: string | null; createdAt: number; gaveUpAt: number | null } | null;
+  subscriptions: number;
+}) {
   return (
     <section aria-labelledby="posta">
       <h2 id="posta">Odchádzajúca pošta</h2>
@@ -34,6 +42,9 @@ export function MailStatus({ waiting, lastFailure }: { waiting: number; lastFail
           {lastFailure.gaveUpAt ? " (vzdané)" : ""}: {showHiddenControls(lastFailure.lastError ?? "")}
         </p>
       )}
+      <p>
+        Potvrdených odberov nových článkov: {subscriptions}. Čo sa im rozposlalo: <Link to="/admin/odber">Odber e-mailom</Link>.
+      </p>
     </section>
   );
 }

@@ -7,6 +7,11 @@ import { confirmedSubscribers, countFollowers, countSubscribers } from "~/models
 /** How many mailings /admin/odber lists. */
 const MAILINGS_SHOWN = 20;
 
+/** How many subscriptions are confirmed: what /admin says of them, beside the outbox. */
+export function confirmedSubscriptions(): number {
+  return countSubscribers().reduce((n, c) => n + (c.status === "confirmed" ? c.n : 0), 0);
+}
+
 export function subscriptionsOverview() {
   const counts = countSubscribers();
   const sum = (status: string, frequency?: string) => counts.filter((c) => c.status === status && (!frequency || c.frequency === frequency)).reduce((n, c) => n + c.n, 0);

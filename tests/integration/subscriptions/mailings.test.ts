@@ -181,7 +181,10 @@ describe("mailing new articles", () => {
     expect(digest.text).not.toContain(`Mimo prehľadu ${stamp}`);
     expect(digest.headers?.["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
 
-    // The admins' page: counts per tag and the mailings; the export lists the address with its topics.
+    // /admin says how many subscribe and leads to their page: counts per tag and the mailings; the export lists the address with its topics.
+    const mail = (await editor.get("/admin")).doc.querySelector('section[aria-labelledby="posta"]')!;
+    expect(mail.text).toMatch(/Potvrdených odberov nových článkov: [1-9]\d*\./);
+    expect(mail.querySelector('a[href="/admin/odber"]')).not.toBeNull();
     const page = await editor.get("/admin/odber");
     expect(page.response.status).toBe(200);
     expect(page.doc.querySelector(".subscription-counts")?.text).toContain("Stredovek:");
