@@ -74,7 +74,25 @@ export function waitingMailsOfBatch(batchId: string): OutboxMail[] {
 
 /** Subscriptions' mails delivered (one statement for a batch), their text not kept. */
 export function markMailsSent(ids: string[], now: number): void {
-  if (ids.length) db.update(mailOutbox).set({ sentAt: now, attempts: sql`${mailOutbox.attempts} + 1` }).where(inArray(mailOutbox.id, ids)).run();
+  if (ids.length) db.update(mailOutbox).set({ sentAt: now, text: "", html: "", attempts: sql`${mailOutbox.attempts} + 1` }).where(inArray(mailOutbox.id, ids)).run();
+}
+
+/** A subscription's mail as first handed over: a retry sends these very words under the same key. */
+export function storeMadeMail(id: string, mail: Pick<OutboxMail, "recipient" | "subject" | "text" | "html">): void {
+  db.update(mailOutbox).set(mail).where(eq(mailOutbox.id, id)).run();
+}
+
+/** Subscriptions' mails the service answered it did not take: out of their batch and unmade, to be made afresh (and keyed anew) at their next turn. */
+export function releaseBatch(ids: string[]): void {
+  if (ids.length) db.update(mailOutbox).set({ batchId: null, recipient: "", subject: "", text: "", html: "" }).where(inArray(mailOutbox.id, ids)).run();
+}
+
+/** The mail service failed: subscriptions' mails not yet in a batch wait until `until` too, rather than each trying a service that is down. */
+export function postponeUnbatchedNewsletters(until: number): void {
+  db.update(mailOutbox)
+    .set({ nextAttemptAt: sql`max(${mailOutbox.nextAttemptAt}, ${until})` })
+    .where(and(waiting, eq(mailOutbox.kind, NEWSLETTER), isNull(mailOutbox.batchId)))
+    .run();
 }
 
 /** Not to be sent, and no failure: its article is no longer public, or its subscription ended. */

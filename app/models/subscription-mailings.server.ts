@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import { db } from "~/db/connection.server";
-import { mailOutbox, posts, subscribers, subscriptionCenturies, subscriptionMailings, subscriptionTags } from "~/db/schema.server";
+import { mailOutbox, posts, postTags, subscribers, subscriptionCenturies, subscriptionMailings, subscriptionTags } from "~/db/schema.server";
 import type { Frequency } from "~/lib/subscriptions";
 
 /** What the site mails its subscribers, and to whom (~/services/subscriptions/mailings.server says when). */
@@ -47,14 +47,37 @@ export function lastDigest(): Mailing | undefined {
   return db.select().from(subscriptionMailings).where(eq(subscriptionMailings.kind, "digest")).orderBy(desc(subscriptionMailings.createdAt)).limit(1).get();
 }
 
-/** The articles announced in (after, through], in the order they were: what a digest covers. */
-export function articlesAnnouncedBetween(after: number, through: number): { postId: string; announcedAt: number }[] {
+/** The articles announced in (after, through], the newest `limit` of them, in the order they were: what a digest covers. */
+export function articlesAnnouncedBetween(after: number, through: number, limit: number): { postId: string; announcedAt: number }[] {
   return db
     .select({ postId: sql<string>`${subscriptionMailings.postId}`, announcedAt: subscriptionMailings.createdAt })
     .from(subscriptionMailings)
     .where(and(eq(subscriptionMailings.kind, "article"), gt(subscriptionMailings.createdAt, after), lte(subscriptionMailings.createdAt, through)))
-    .orderBy(asc(subscriptionMailings.createdAt))
+    .orderBy(desc(subscriptionMailings.createdAt))
+    .limit(limit)
+    .all()
+    .reverse();
+}
+
+/** What a mail says of an article, without its text (a body may be 150 KB), with its tags; only the public ones of `ids`. */
+export function publicArticleSummaries(ids: string[]) {
+  if (ids.length === 0) return [];
+  const rows = db
+    .select({
+      id: posts.id,
+      title: posts.title,
+      period: posts.period,
+      periodStart: posts.periodStart,
+      excerpt: posts.excerpt,
+      image: posts.image,
+      imageWidth: posts.imageWidth,
+      imageHeight: posts.imageHeight,
+    })
+    .from(posts)
+    .where(and(inArray(posts.id, ids), isNull(posts.hiddenAt)))
     .all();
+  const tags = db.select({ postId: postTags.postId, tag: postTags.tag }).from(postTags).where(inArray(postTags.postId, ids)).orderBy(sql`rowid`).all();
+  return rows.map((row) => ({ ...row, tags: tags.filter((t) => t.postId === row.id).map((t) => t.tag) }));
 }
 
 /** What a subscriber's topics are matched against: an article's tags and century (null: no period). */

@@ -108,7 +108,7 @@ export default function AdminSubscriptions() {
             </tbody>
           </table>
         )}
-        <p className="muted">Neodoslané: článok medzitým skryli alebo odstránili, odber sa skončil, alebo e-mail odmietla poštová služba.</p>
+        <p className="muted">Neodoslané: článok medzitým skryli alebo odstránili, odber sa skončil alebo e-mail odmietla poštová služba.</p>
         <Form method="post">
           <FormError text={refused?.error} />
           <p>Týždenný prehľad odchádza v pondelok ráno. Ak ho chcete poslať hneď (z článkov od posledného prehľadu):</p>

@@ -12,8 +12,13 @@ const resend = env.resendApiKey ? new Resend(env.resendApiKey, env.resendBaseUrl
 /** Where messages go when no RESEND_API_KEY is set: one file per message. */
 export const outboxDir = path.join(env.dataDir, "outbox");
 
+/** The mail service answered that it did not take the mail (down, limits, keys): nothing went, so a retry may be a different request. */
+export class MailNotTakenError extends Error {
+  override name = "MailNotTakenError";
+}
+
 /** The mail service refused this mail for what it is (e.g. an address it will not take): trying again will not help. */
-export class MailRefusedError extends Error {
+export class MailRefusedError extends MailNotTakenError {
   override name = "MailRefusedError";
 }
 
@@ -55,9 +60,11 @@ export async function deliverBatch(mails: (Mail & { id: string })[], key: string
   return { refused };
 }
 
+/** Resend's error as ours: refused for good, not taken (an answer with a status), or unknown (no answer: it may have gone). */
 function resendError(error: { name: string; message: string; statusCode?: number | null }): Error {
   const reason = `Resend: ${error.name}: ${error.message}`;
-  return REFUSED_STATUSES.has(error.statusCode ?? 0) ? new MailRefusedError(reason) : new Error(reason);
+  if (REFUSED_STATUSES.has(error.statusCode ?? 0)) return new MailRefusedError(reason);
+  return typeof error.statusCode === "number" ? new MailNotTakenError(reason) : new Error(reason);
 }
 
 async function writeToFolder(mail: Mail, id: string): Promise<void> {

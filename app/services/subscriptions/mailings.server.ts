@@ -1,10 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { inTransaction } from "~/db/connection.server";
 import { digestDueAt } from "~/lib/subscriptions";
-import { centuryOf, keyYear } from "~/lib/time/periods";
-import { getPost } from "~/models/posts.server";
 import {
-  articlesAnnouncedBetween,
   getMailing,
   insertMailing,
   insertNewsletterMails,
@@ -17,6 +14,7 @@ import {
 } from "~/models/subscription-mailings.server";
 import { onNewArticle } from "~/services/articles/new-articles.server";
 import { outboxMailId } from "~/services/platform/mail-outbox.server";
+import { articlesForMail, digestArticles } from "./newsletter-mail.server";
 import { startNewsletterSender, wakeNewsletterSender } from "./newsletter-sender.server";
 
 /**
@@ -38,6 +36,8 @@ const DAY = 24 * 60 * 60 * 1000;
 const WEEK = 7 * DAY;
 /** Subscribers a chunk queues: a few milliseconds of the event loop (the benchmark measures it). */
 const CHUNK = 200;
+/** A pass that failed (a full disk, a busy database) goes on this much later, from where it stopped. */
+const QUEUE_RETRY_MS = 60 * 1000;
 
 /** A subscription's mail not sent within a day (the mail service down all that time) is news no more. */
 const SEND_WITHIN_MS = DAY;
@@ -78,7 +78,10 @@ function queueMailingsSoon(): void {
     return;
   }
   queueing = queueAll()
-    .catch((error) => console.error("Subscriptions: could not queue the mails of a mailing; the next start goes on", error))
+    .catch((error) => {
+      console.error("Subscriptions: could not queue the mails of a mailing; trying again in a minute", error);
+      setTimeout(queueMailingsSoon, QUEUE_RETRY_MS).unref();
+    })
     .finally(() => {
       queueing = undefined;
       if (again) {
@@ -116,28 +119,14 @@ function queueChunk(id: string, now: number): boolean {
 
 /** Who a mailing goes to: instant subscribers of the article's topics, or weekly ones of any of the digest's; null when nobody (the article is no longer public). */
 function audienceOf(mailing: Mailing): { frequency: "instant" | "weekly"; topics: Topics } | null {
-  if (mailing.kind === "article") {
-    const topics = mailing.postId ? publicTopics(mailing.postId) : null;
-    return topics && { frequency: "instant", topics };
-  }
-  // A superset: the mail is made for each subscriber's own topics when sent, and skipped when none of the articles is theirs.
-  const topics: Topics = { tags: [], centuries: [] };
-  let any = false;
-  for (const { postId } of articlesAnnouncedBetween(mailing.periodStart ?? 0, mailing.createdAt)) {
-    const of = publicTopics(postId);
-    if (!of) continue;
-    any = true;
-    topics.tags.push(...of.tags);
-    topics.centuries.push(...of.centuries);
-  }
-  return any ? { frequency: "weekly", topics: { tags: [...new Set(topics.tags)], centuries: [...new Set(topics.centuries)] } } : null;
-}
-
-/** A public article's tags and century; null when it is hidden or gone. */
-function publicTopics(postId: string): Topics | null {
-  const post = getPost(postId);
-  if (!post || post.hiddenAt !== null) return null;
-  return { tags: post.tags, centuries: post.periodStart === null ? [] : [centuryOf(keyYear(post.periodStart))] };
+  const articles = mailing.kind === "article" ? [...articlesForMail(mailing.postId ? [mailing.postId] : []).values()] : digestArticles(mailing);
+  if (articles.length === 0) return null;
+  // For a digest a superset: its mail is made for each subscriber's own topics when sent, and skipped when none of the articles is theirs.
+  const topics: Topics = {
+    tags: [...new Set(articles.flatMap((a) => a.tags))],
+    centuries: [...new Set(articles.flatMap((a) => (a.century === null ? [] : [a.century])))],
+  };
+  return { frequency: mailing.kind === "article" ? "instant" : "weekly", topics };
 }
 
 /** At start: announce new articles from now on, go on with mailings a restart interrupted, send their mails, make the week's digest if it is due, and look again hourly. */

@@ -3,8 +3,7 @@ import { imageUrl } from "~/lib/images";
 import { describeChoices, follows, type SubscriptionChoices } from "~/lib/subscriptions";
 import { centuryOf, keyYear } from "~/lib/time/periods";
 import type { OutboxMail } from "~/models/mail-outbox.server";
-import { getPost } from "~/models/posts.server";
-import { articlesAnnouncedBetween, getMailing, type Mailing } from "~/models/subscription-mailings.server";
+import { articlesAnnouncedBetween, getMailing, publicArticleSummaries, type Mailing } from "~/models/subscription-mailings.server";
 import { subscribersWithChoices, type SubscriberWithChoices } from "~/models/subscriptions.server";
 import type { Mail } from "~/services/platform/mail.server";
 import { manageLink, manageToken, unsubscribeLink } from "./subscription-links.server";
@@ -19,35 +18,42 @@ import { manageLink, manageToken, unsubscribeLink } from "./subscription-links.s
 
 /** A digest lists at most this many articles; the rest are on the site. */
 export const DIGEST_MAX_ARTICLES = 30;
+/** A digest looks at most at the newest this many articles of its week, whatever some authors publish. */
+export const DIGEST_CANDIDATES = 300;
 
-type Article = { id: string; title: string; period: string; excerpt: string; image: string; imageWidth: number; imageHeight: number; tags: string[]; century: number | null };
+type Article = ReturnType<typeof publicArticleSummaries>[number] & { century: number | null };
 
 /** Why a queued mail is not sent, or the mail. */
 export type Made = { mail: Mail } | { skip: string };
+
+/** Public articles of `ids` as a mail shows them, with the century their period starts in. */
+export function articlesForMail(ids: string[]): Map<string, Article> {
+  return new Map(publicArticleSummaries(ids).map((a) => [a.id, { ...a, century: a.periodStart === null ? null : centuryOf(keyYear(a.periodStart)) }]));
+}
+
+/** The public articles a digest covers, in the order they were announced. */
+export function digestArticles(mailing: Mailing): (Article & { announcedAt: number })[] {
+  const covered = articlesAnnouncedBetween(mailing.periodStart ?? 0, mailing.createdAt, DIGEST_CANDIDATES);
+  const articles = articlesForMail(covered.map((c) => c.postId));
+  return covered.flatMap(({ postId, announcedAt }) => {
+    const article = articles.get(postId);
+    return article ? [{ ...article, announcedAt }] : [];
+  });
+}
 
 /**
  * The mails of one batch, in its order: each article, digest and subscriber
  * read once however many of the batch's mails name it.
  */
 export function makeNewsletterMails(rows: OutboxMail[], now = Date.now()): Made[] {
-  const articles = new Map<string, Article | null>();
   const mailings = new Map<string, { mailing: Mailing; articles: (Article & { announcedAt: number })[] } | null>();
   const subscribers = subscribersWithChoices(rows.flatMap((row) => row.subscriberId ?? []));
-
-  const article = (id: string): Article | null => {
-    if (!articles.has(id)) {
-      const post = getPost(id);
-      // Only what every reader may see.
-      articles.set(id, post && post.hiddenAt === null ? { ...post, century: post.periodStart === null ? null : centuryOf(keyYear(post.periodStart)) } : null);
-    }
-    return articles.get(id) ?? null;
-  };
 
   const mailing = (id: string) => {
     if (!mailings.has(id)) {
       const row = getMailing(id);
-      const covered = row?.kind === "digest" ? articlesAnnouncedBetween(row.periodStart ?? 0, row.createdAt) : [];
-      mailings.set(id, row ? { mailing: row, articles: covered.flatMap(({ postId, announcedAt }) => (article(postId) ? [{ ...article(postId)!, announcedAt }] : [])) } : null);
+      const articles = row?.kind === "digest" ? digestArticles(row) : row?.postId ? [...articlesForMail([row.postId]).values()].map((a) => ({ ...a, announcedAt: row.createdAt })) : [];
+      mailings.set(id, row ? { mailing: row, articles } : null);
     }
     return mailings.get(id) ?? null;
   };
@@ -58,8 +64,10 @@ export function makeNewsletterMails(rows: OutboxMail[], now = Date.now()): Made[
     const of = row.mailingId ? mailing(row.mailingId) : null;
     if (!of) return { skip: "its mailing is gone" };
     if (of.mailing.kind === "article") {
-      const announced = of.mailing.postId ? article(of.mailing.postId) : null;
+      const [announced] = of.articles;
       if (!announced) return { skip: "the article is no longer public" };
+      // Changed since it was queued: to weekly (the digest will have it), or away from the article's topics.
+      if (subscriber.frequency !== "instant" || !follows(subscriber, announced)) return { skip: "the subscription no longer follows it" };
       return { mail: articleMail(subscriber, announced) };
     }
     // A digest: the articles this subscriber follows, announced since it confirmed, still public.
@@ -73,7 +81,7 @@ const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").rep
 const articleLink = (id: string) => `${env.publicUrl}/posts/${id}`;
 
 /** RFC 8058: one POST to the https address ends the subscription; the mailto goes to a mailbox the operator reads. */
-function unsubscribeHeaders(subscriberId: string): Record<string, string> {
+export function unsubscribeHeaders(subscriberId: string): Record<string, string> {
   return {
     "List-Unsubscribe": `<${unsubscribeLink(subscriberId)}>, <mailto:${env.listUnsubscribeMailto}?subject=unsubscribe>`,
     "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
@@ -82,7 +90,7 @@ function unsubscribeHeaders(subscriberId: string): Record<string, string> {
 
 /** The words at the end of every mail: why it came, and the one link that changes or ends the subscription. */
 function footer(subscriber: SubscriberWithChoices & SubscriptionChoices) {
-  const why = `Tento e-mail dostávate, lebo ste sa prihlásili na odber nových článkov zo stránky Dejiny (${describeChoices(subscriber)}; ${subscriber.frequency === "weekly" ? "raz za týždeň" : "každý nový článok"}).`;
+  const why = `Tento e-mail dostávate, lebo ste sa prihlásili na odber nových článkov zo stránky Dejiny (${describeChoices(subscriber)}; ${subscriber.frequency === "weekly" ? "raz za týždeň" : "hneď po uverejnení"}).`;
   const manage = manageLink(subscriber.id);
   const end = `${env.publicUrl}/odber/zrusit?token=${manageToken(subscriber.id)}`;
   return {
@@ -113,7 +121,7 @@ function digestMail(subscriber: SubscriberWithChoices, all: Article[]): Mail {
   const shown = all.slice(0, DIGEST_MAX_ARTICLES);
   const more = all.length - shown.length;
   const end = footer(subscriber);
-  const intro = `Za posledný týždeň ${pribudlo(all.length)} na stránke Dejiny ${articleCount(all.length)}:`;
+  const intro = `Na stránke Dejiny ${pribudlo(all.length)} ${articleCount(all.length)} z tém, ktoré sledujete:`;
   const rest = more > 0 ? [`Ďalšie nájdete na ${env.publicUrl}/posts`] : [];
   const text = [intro, "", ...shown.flatMap((a) => [a.title, ...(a.period ? [a.period] : []), a.excerpt, articleLink(a.id), ""]), ...rest, "", ...end.text].join("\n");
   const html = [
@@ -122,7 +130,7 @@ function digestMail(subscriber: SubscriberWithChoices, all: Article[]): Mail {
     ...rest.map((line) => `<p><a href="${escape(`${env.publicUrl}/posts`)}">${escape(line)}</a></p>`),
     end.html,
   ].join("\n");
-  const subject = `Dejiny: ${articleCount(all.length)} za týždeň`;
+  const subject = `Dejiny: týždenný prehľad, ${articleCount(all.length)}`;
   return { to: subscriber.email, subject, text, html, headers: unsubscribeHeaders(subscriber.id) };
 }
 

@@ -1,18 +1,31 @@
 import { randomBytes } from "node:crypto";
 import { inTransaction } from "~/db/connection.server";
-import { claimBatch, markMailGivenUp, markMailsRetry, markMailsSent, markMailsSkipped, nextWaitingNewsletter, waitingMailsOfBatch, type OutboxMail } from "~/models/mail-outbox.server";
+import {
+  claimBatch,
+  markMailGivenUp,
+  markMailsRetry,
+  markMailsSent,
+  markMailsSkipped,
+  nextWaitingNewsletter,
+  postponeUnbatchedNewsletters,
+  releaseBatch,
+  storeMadeMail,
+  waitingMailsOfBatch,
+  type OutboxMail,
+} from "~/models/mail-outbox.server";
 import { countOutcome } from "~/models/subscription-mailings.server";
-import { deliverBatch, MailRefusedError, type Mail } from "~/services/platform/mail.server";
+import { deliverBatch, MailNotTakenError, MailRefusedError, type Mail } from "~/services/platform/mail.server";
 import { deliveryLoop } from "~/services/platform/delivery-loop.server";
 import { retryDelay, withTimeout } from "~/services/platform/mail-outbox.server";
-import { makeNewsletterMails } from "./newsletter-mail.server";
+import { makeNewsletterMails, unsubscribeHeaders } from "./newsletter-mail.server";
 
 /**
  * Sends subscriptions' mails from the outbox in batches through Resend's
  * batch API, beside the outbox's own sender of people's mails (which go
- * first and are never held up by these). A batch is claimed once: a retry
- * sends the same mails under the same Idempotency-Key, so an answer that was
- * lost is no second mail. Retried as the outbox retries, given up after a day.
+ * first and are never held up by these). A batch is claimed and its mails
+ * made once: a retry sends the same request under the same Idempotency-Key,
+ * so an answer that was lost is no second mail. Retried as the outbox
+ * retries, given up after a day.
  */
 
 /** Resend's batch API takes at most 100 mails a request. */
@@ -42,8 +55,13 @@ async function deliverDue(): Promise<void> {
 
 /**
  * Send the batch `first` belongs to (or claim up to BATCH_SIZE due mails for
- * a new one): each mail made now, those no longer to be sent skipped, the
- * rest handed over in one request keyed by the batch and how many it carries.
+ * a new one). At its first attempt each mail is made, those no longer to be
+ * sent are skipped, and the rest are stored as made; every attempt hands the
+ * stored mails over in one request keyed by the batch, so that a retry after
+ * an answer that was lost is the same request and no second mail (the mails
+ * may have gone: a retry does not drop one whose subscription ended since).
+ * A batch the service answered it did not take is released, its mails made
+ * afresh at their next turn.
  */
 async function sendBatch(first: OutboxMail): Promise<void> {
   const started = Date.now();
@@ -52,18 +70,10 @@ async function sendBatch(first: OutboxMail): Promise<void> {
     batchId = randomBytes(12).toString("base64url");
     claimBatch(batchId, started, BATCH_SIZE);
   }
-  const toSend: { row: OutboxMail; mail: Mail }[] = [];
-  const done = new Outcomes();
-  inTransaction(() => {
-    const rows = waitingMailsOfBatch(batchId);
-    const due = rows.filter((row) => started < row.sendBefore);
-    for (const row of rows) if (started >= row.sendBefore) done.add(row, "failed", row.lastError ?? "not sent before it was due");
-    makeNewsletterMails(due, started).forEach((made, i) => ("mail" in made ? toSend.push({ row: due[i], mail: made.mail }) : done.add(due[i], "skipped")));
-    done.settle(started);
-  });
+  const toSend = inTransaction(() => madeMailsOf(batchId, started));
   if (toSend.length === 0) return;
   try {
-    const { refused } = await withTimeout(deliverBatch(toSend.map(({ row, mail }) => ({ ...mail, id: row.id })), `${batchId}-${toSend.length}`));
+    const { refused } = await withTimeout(deliverBatch(toSend.map(({ row, mail }) => ({ ...mail, id: row.id })), batchId));
     const sent = new Outcomes();
     toSend.forEach(({ row }, i) => sent.add(row, refused.has(i) ? "failed" : "sent", refused.get(i)));
     inTransaction(() => sent.settle(Date.now()));
@@ -75,10 +85,39 @@ async function sendBatch(first: OutboxMail): Promise<void> {
     console.error(`Subscriptions: could not send a batch of ${toSend.length} mails (attempt ${first.attempts + 1})${givingUp ? ", gave up" : `, next try at ${new Date(retryAt).toISOString()}`}: ${reason}`);
     const failed = new Outcomes();
     if (givingUp) toSend.forEach(({ row }) => failed.add(row, "failed", reason));
-    inTransaction(() => (givingUp ? failed.settle(Date.now()) : markMailsRetry(toSend.map(({ row }) => row.id), retryAt, reason)));
+    const ids = toSend.map(({ row }) => row.id);
+    inTransaction(() => {
+      if (givingUp) return failed.settle(Date.now());
+      markMailsRetry(ids, retryAt, reason);
+      // The service answered that it took nothing: the mails are made afresh at their turn (an article hidden meanwhile is not sent).
+      // With no answer they may have gone: the retry is the same request.
+      if (error instanceof MailNotTakenError) releaseBatch(ids);
+      // The service is down or refusing: the mails behind this batch wait for it, rather than each batch trying.
+      postponeUnbatchedNewsletters(retryAt);
+    });
   }
   // Within the mail service's rate limit.
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, BATCH_INTERVAL_MS - (Date.now() - started))));
+}
+
+/** The mails of a batch to hand over: those stored at an earlier attempt as they were, the others made now (and stored), or settled as skipped or past their day. Call inside a transaction. */
+function madeMailsOf(batchId: string, now: number): { row: OutboxMail; mail: Mail }[] {
+  const rows = waitingMailsOfBatch(batchId);
+  const done = new Outcomes();
+  const toSend: { row: OutboxMail; mail: Mail }[] = [];
+  const fresh = rows.filter((row) => row.subject === "" && now < row.sendBefore);
+  for (const row of rows) {
+    if (now >= row.sendBefore) done.add(row, "failed", row.lastError ?? "not sent before it was due");
+    else if (row.subject !== "") toSend.push({ row, mail: { to: row.recipient, subject: row.subject, text: row.text, html: row.html, headers: unsubscribeHeaders(row.subscriberId ?? "") } });
+  }
+  makeNewsletterMails(fresh, now).forEach((made, i) => {
+    const row = fresh[i];
+    if (!("mail" in made)) return done.add(row, "skipped");
+    storeMadeMail(row.id, { recipient: made.mail.to, subject: made.mail.subject, text: made.mail.text, html: made.mail.html });
+    toSend.push({ row, mail: made.mail });
+  });
+  done.settle(now);
+  return toSend;
 }
 
 /** What became of a batch's mails, written in a few statements (a batch is a hundred), and counted on their mailings for /admin/odber. */
