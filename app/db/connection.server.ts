@@ -106,9 +106,16 @@ export function migrateDatabase(): void {
   migrate(db, { migrationsFolder: MIGRATIONS });
 }
 
-/** Run `work` in one transaction (a savepoint inside another): the models' writes in it happen together or not at all. */
+/**
+ * Run `work` in one transaction (a savepoint inside another): the models'
+ * writes in it happen together or not at all. It takes the write lock as it
+ * begins (BEGIN IMMEDIATE), so that another process's write (`npm run admin`,
+ * Litestream) is waited for (busy_timeout); a transaction that read first
+ * would instead fail at once with SQLITE_BUSY when such a write came between
+ * its read and its write.
+ */
 export function inTransaction<T>(work: () => T): T {
-  return sqlite.transaction(work)();
+  return sqlite.transaction(work).immediate();
 }
 
 /** How many rows of `table` match `where` (Drizzle's $count is asynchronous only). */

@@ -27,7 +27,7 @@ export function consumeConfirmationToken(tokenHash: string, now: number, onConsu
     useConfirmationTokensOf(token.userId, now);
     onConsumed(token.userId);
     return token.userId;
-  });
+  }, { behavior: "immediate" });
 }
 
 /** Mark every unused confirmation link of an account as used (its address is confirmed). */

@@ -77,7 +77,7 @@ export function writeDraft(
     const replacedImage = pending && before.imageKey !== pending.key ? before.imageKey : null;
     if (replacedImage) markImageLoose(replacedImage);
     return { id: draft.id, replacedImage };
-  });
+  }, { behavior: "immediate" });
 }
 
 /** A pending edit's draft now based on `baseRevision` (its author was shown what changed since the old base). */

@@ -160,7 +160,7 @@ export function insertPost(post: NewPost): string {
     for (const tag of post.tags) tx.insert(postTags).values({ postId: id, tag, createdAt }).run();
     tx.insert(postTexts).values({ postId: id, ...searchTextOf({ ...post, periodStart: period.periodStart }) }).run();
     recordRevision(id, post.authorId);
-  });
+  }, { behavior: "immediate" });
   return id;
 }
 
@@ -171,7 +171,7 @@ export function insertPostFromPending(post: NewPost): string | undefined {
     // The hourly clean-up took it (and is deleting its files) since the form was read.
     if (removed !== 1) return undefined;
     return insertPost(post);
-  });
+  }, { behavior: "immediate" });
 }
 
 /**
@@ -214,7 +214,7 @@ export function updatePost(
       .where(eq(postTexts.postId, id))
       .run();
     recordRevision(id, edit.editorId, edit.summary);
-  });
+  }, { behavior: "immediate" });
 }
 
 /** Hide an article from everyone but its author and admins, or show it again (null). */

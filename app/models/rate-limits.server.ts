@@ -31,7 +31,7 @@ export function takeAttempts(budgets: Budget[], now: number): boolean {
           .get();
         if (!taken) throw refused;
       }
-    });
+    }, { behavior: "immediate" });
     return true;
   } catch (error) {
     if (error === refused) return false;

@@ -33,7 +33,7 @@ export function addReads(batch: ReadBatch, today?: number): number {
   return sqlite.transaction(() => {
     for (const { day, counts } of batch) for (const [postId, count] of counts) add({ postId, day, count });
     return today === undefined ? 0 : prune(today - READS_KEPT_DAYS);
-  })();
+  }).immediate();
 }
 
 /** The sums of the last 7 and 30 days up to `today`, today included. */

@@ -33,7 +33,7 @@ export function consumeResetToken(tokenHash: string, now: number, onConsumed: (u
       .run();
     onConsumed(token.userId);
     return token.userId;
-  });
+  }, { behavior: "immediate" });
 }
 
 /** Forget every reset link of an account (its password was just changed). */

@@ -94,7 +94,7 @@ export function indexMissingPosts(): number {
     for (const row of tagsOfPosts.all(JSON.stringify([...tags.keys()]))) tags.get(row.postId)!.push(row.tag);
     sqlite.transaction(() => {
       for (const post of batch) insertText.run({ postId: post.id, ...searchTextOf({ ...post, tags: tags.get(post.id)! }) });
-    })();
+    }).immediate();
     indexed += batch.length;
     const last = batch[batch.length - 1];
     after = { at: last.createdAt, id: last.id };

@@ -29,7 +29,7 @@ export function replaceTrustedDevice(device: { idHash: string; userId: string; i
     tx.delete(trustedDevices)
       .where(and(eq(trustedDevices.userId, device.userId), notInArray(trustedDevices.idHash, newest)))
       .run();
-  });
+  }, { behavior: "immediate" });
 }
 
 /** Forget every trusted device of an account but `keepIdHash` (when given). */
