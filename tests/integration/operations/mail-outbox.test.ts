@@ -1,16 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { Client, registerUser } from "../../../scripts/lib/client";
 import { publish } from "../../../scripts/lib/publish";
-import { startServer, type RunningServer } from "../../../scripts/lib/server";
+import { sentMails } from "../../../scripts/lib/resend-stand-in";
 import { registerConfirmedUser } from "../../support/accounts";
-import { sharedServerEnv } from "../../support/accounts-env";
 import { runBuildCommand } from "../../support/commands";
 import { readDatabase } from "../../support/http";
+import { serverWithMail, until } from "../../support/mail-server";
 import { SUBJECTS } from "../../support/outbox";
-import { sentMails, startResendStandIn } from "../../../scripts/lib/resend-stand-in";
 
 /**
  * The mail outbox against a Resend stand-in that fails and recovers, on a
@@ -22,65 +18,40 @@ import { sentMails, startResendStandIn } from "../../../scripts/lib/resend-stand
 
 type OutboxRow = { id: string; recipient: string; kind: string; subject: string; text: string; attempts: number; last_error: string | null; sent_at: number | null; gave_up_at: number | null };
 
-let standIn: Awaited<ReturnType<typeof startResendStandIn>>;
-let server: RunningServer;
-let dataDir: string;
-
-const start = () => startServer(sharedServerEnv(standIn.url), dataDir);
-
-beforeAll(async () => {
-  standIn = await startResendStandIn();
-  dataDir = mkdtempSync(path.join(tmpdir(), "dejiny-mail-"));
-  server = await start();
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await standIn?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const site = serverWithMail("mail");
 
 /** The mails queued for an address, but its confirmation link (sent at registration, before each test's case). */
 const outbox = (recipient: string) =>
   readDatabase(
-    server.databasePath,
+    site.server.databasePath,
     (db) => db.prepare("SELECT * FROM mail_outbox WHERE recipient = ? AND subject NOT LIKE 'Potvrdenie e-mailovej adresy%' ORDER BY created_at").all(recipient) as OutboxRow[],
   );
 
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** A new account whose confirmation link has gone (so that only what a test queues after waits). */
 async function registered(): Promise<string> {
-  const { email } = await registerUser(server.url);
-  await until(`the confirmation link to ${email} sent`, () => readDatabase(server.databasePath, (db) => db.prepare("SELECT sent_at FROM mail_outbox WHERE recipient = ?").pluck().get(email)));
+  const { email } = await registerUser(site.server.url);
+  await until(`the confirmation link to ${email} sent`, () => readDatabase(site.server.databasePath, (db) => db.prepare("SELECT sent_at FROM mail_outbox WHERE recipient = ?").pluck().get(email)));
   return email;
 }
 
 async function askForReset(email: string): Promise<void> {
-  const { response } = await new Client(server.url).post("/signinsignup?forgot", { intent: "forgot", email });
+  const { response } = await new Client(site.server.url).post("/signinsignup?forgot", { intent: "forgot", email });
   expect(response.headers.get("location")).toBe("/signinsignup");
 }
 
 /** The mails the service took for an address, but its confirmation link. */
-const mailsTo = async (email: string) => (await sentMails(standIn.url)).filter((mail) => [mail.to].flat().includes(email) && SUBJECTS.notConfirmation.test(mail.subject));
+const mailsTo = async (email: string) => (await sentMails(site.standIn.url)).filter((mail) => [mail.to].flat().includes(email) && SUBJECTS.notConfirmation.test(mail.subject));
 const failedOnce = (email: string) => until(`a failed attempt to ${email}`, () => outbox(email).find((row) => row.attempts >= 1 && row.last_error));
 
 describe("the mail outbox", () => {
   it("keeps a reset mail while the mail service is down, shows it on /admin, and delivers it within 30 s once the service is back, without a restart", async () => {
     // First, so that the slow part (a command's start) is not between the failure and its retry 20 s later.
-    const admin = await registerUser(server.url);
-    expect((await runBuildCommand("runAdminCommand", ["grant", admin.email], server)).code).toBe(0);
+    const admin = await registerUser(site.server.url);
+    expect((await runBuildCommand("runAdminCommand", ["grant", admin.email], site.server)).code).toBe(0);
 
     const email = await registered();
-    await standIn.setMode("down");
+    await site.standIn.setMode("down");
     await askForReset(email);
     const failed = await failedOnce(email);
     expect(failed).toMatchObject({ sent_at: null, gave_up_at: null });
@@ -93,7 +64,7 @@ describe("the mail outbox", () => {
     expect(status).toContain("Na odoslanie čaká e-mailov: 1.");
     expect(status).toMatch(/Posledná chyba .*stand-in is down/s);
 
-    await standIn.setMode("ok");
+    await site.standIn.setMode("ok");
     const started = Date.now();
     const mail = await until("the mail after the service came back", async () => (await mailsTo(email)).at(0), 30_000);
     console.log(`delivered ${((Date.now() - started) / 1000).toFixed(1)} s after the service came back (first retry 20 s after the failure)`);
@@ -107,39 +78,39 @@ describe("the mail outbox", () => {
 
   it("keeps waiting mails across a restart and sends each once, even when the service took one and its answer was lost", async () => {
     const [lostAnswer, down] = [await registered(), await registered()];
-    await standIn.setMode("loseAnswer");
+    await site.standIn.setMode("loseAnswer");
     await askForReset(lostAnswer);
     await failedOnce(lostAnswer);
     // The stand-in took that mail; only its answer was lost.
     expect(await mailsTo(lostAnswer)).toHaveLength(1);
 
-    await standIn.setMode("down");
+    await site.standIn.setMode("down");
     await askForReset(down);
     await failedOnce(down);
 
-    await server.stop();
-    await standIn.setMode("ok");
-    const requestsBefore = await standIn.requests();
-    server = await start();
+    await site.stop();
+    await site.standIn.setMode("ok");
+    const requestsBefore = await site.standIn.requests();
+    await site.start();
     // A start tries every waiting mail at once.
     await until("both mails sent", () => outbox(lostAnswer)[0]?.sent_at && outbox(down)[0]?.sent_at, 10_000);
     expect(await mailsTo(down)).toHaveLength(1);
     // Sent again after the restart with the same Idempotency-Key: the service did not make it a second mail.
-    expect(await standIn.requests()).toBe(requestsBefore + 2);
+    expect(await site.standIn.requests()).toBe(requestsBefore + 2);
     const [taken] = await mailsTo(lostAnswer);
     expect(taken.idempotencyKey).toBe(outbox(lostAnswer)[0].id);
     expect(await mailsTo(lostAnswer)).toHaveLength(1);
   });
 
   it("queues nothing for addresses without an account", async () => {
-    const before = readDatabase(server.databasePath, (db) => db.prepare("SELECT count(*) FROM mail_outbox").pluck().get() as number);
+    const before = readDatabase(site.server.databasePath, (db) => db.prepare("SELECT count(*) FROM mail_outbox").pluck().get() as number);
     for (let i = 0; i < 20; i++) {
-      const { response } = await new Client(server.url).post("/signinsignup?forgot", { intent: "forgot", email: `nobody-${i}-${Date.now()}@example.com` });
+      const { response } = await new Client(site.server.url).post("/signinsignup?forgot", { intent: "forgot", email: `nobody-${i}-${Date.now()}@example.com` });
       expect(response.headers.get("location")).toBe("/signinsignup");
     }
     // The requests are handled a moment after their answers (password-reset.server.ts).
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(readDatabase(server.databasePath, (db) => db.prepare("SELECT count(*) FROM mail_outbox").pluck().get() as number)).toBe(before);
+    expect(readDatabase(site.server.databasePath, (db) => db.prepare("SELECT count(*) FROM mail_outbox").pluck().get() as number)).toBe(before);
   });
 
   it("queues at most 5 account mails for one address (and then no reset link either), and gives up a mail that can no longer arrive in time", async () => {
@@ -147,7 +118,7 @@ describe("the mail outbox", () => {
     const now = Date.now();
     const insert = (id: string, recipient: string, sendBefore: number, nextAttemptAt: number, kind = "account") =>
       readDatabase(
-        server.databasePath,
+        site.server.databasePath,
         (db) =>
           db
             .prepare("INSERT INTO mail_outbox (id, kind, recipient, subject, text, html, created_at, send_before, next_attempt_at) VALUES (?, ?, ?, 'Skúška', 'text', '<p>text</p>', ?, ?, ?)")
@@ -158,21 +129,21 @@ describe("the mail outbox", () => {
     for (let i = 0; i < 5; i++) insert(`receipt-${i}-${now}`, email, now + 2 * 3_600_000, now + 3_600_000, "receipt");
     await askForReset(email);
     await until("a reset link queued beside 5 receipts", () => outbox(email).find((row) => row.subject.startsWith("Obnovenie hesla")));
-    readDatabase(server.databasePath, (db) => db.prepare("DELETE FROM mail_outbox WHERE recipient = ?").run(email), true);
-    readDatabase(server.databasePath, (db) => db.prepare("DELETE FROM password_reset_tokens WHERE user_id = (SELECT id FROM users WHERE email = ?)").run(email), true);
+    readDatabase(site.server.databasePath, (db) => db.prepare("DELETE FROM mail_outbox WHERE recipient = ?").run(email), true);
+    readDatabase(site.server.databasePath, (db) => db.prepare("DELETE FROM password_reset_tokens WHERE user_id = (SELECT id FROM users WHERE email = ?)").run(email), true);
     // …five account mails waiting for it, due in an hour, do.
     for (let i = 0; i < 5; i++) insert(`full-${i}-${now}`, email, now + 2 * 3_600_000, now + 3_600_000);
     // One that had to go before now: it must not be sent late.
     const stale = `stale-${now}@example.com`;
     insert(`stale-${now}`, stale, now - 1, now);
-    await new Client(server.url).post("/signinsignup?forgot", { intent: "forgot", email });
+    await new Client(site.server.url).post("/signinsignup?forgot", { intent: "forgot", email });
     // Another address's reset wakes the sender, which meets the stale mail first.
     await askForReset(await registered());
     const givenUp = await until("the stale mail given up", () => outbox(stale).find((row) => row.gave_up_at));
     expect(givenUp).toMatchObject({ sent_at: null, text: "" });
     expect(await mailsTo(stale)).toEqual([]);
     expect(outbox(email)).toHaveLength(5);
-    const tokens = readDatabase(server.databasePath, (db) =>
+    const tokens = readDatabase(site.server.databasePath, (db) =>
       db.prepare("SELECT count(*) FROM password_reset_tokens t JOIN users u ON u.id = t.user_id WHERE u.email = ?").pluck().get(email),
     );
     expect(tokens).toBe(0);
@@ -184,7 +155,7 @@ describe("the outbox's room", () => {
   /** `count` waiting mails of `kind` to other addresses, due in an hour (so the sender leaves them be): the outbox as a flood or an outage leaves it. */
   const fill = (kind: string, count: number) =>
     readDatabase(
-      server.databasePath,
+      site.server.databasePath,
       (db) => {
         const now = Date.now();
         const insert = db.prepare("INSERT INTO mail_outbox (id, kind, recipient, subject, text, html, created_at, send_before, next_attempt_at) VALUES (?, ?, ?, 'Výplň', 'text', '<p>text</p>', ?, ?, ?)");
@@ -194,19 +165,19 @@ describe("the outbox's room", () => {
       },
       true,
     );
-  const emptyFiller = () => readDatabase(server.databasePath, (db) => db.prepare("DELETE FROM mail_outbox WHERE recipient LIKE 'filler-%'").run(), true);
+  const emptyFiller = () => readDatabase(site.server.databasePath, (db) => db.prepare("DELETE FROM mail_outbox WHERE recipient LIKE 'filler-%'").run(), true);
   const subjects = (email: string) => outbox(email).map((row) => `${row.kind}: ${row.subject}`);
-  const one = <T>(sql: string, ...params: unknown[]) => readDatabase(server.databasePath, (db) => db.prepare(sql).get(...params) as T);
+  const one = <T>(sql: string, ...params: unknown[]) => readDatabase(site.server.databasePath, (db) => db.prepare(sql).get(...params) as T);
 
   afterEach(emptyFiller);
 
   /** A signed-in admin, an author's article and a reader's report of it; the author and the reader have confirmed their addresses. */
   async function reportedArticle(title: string) {
-    const admin = await registerUser(server.url);
-    readDatabase(server.databasePath, (db) => db.prepare("UPDATE users SET is_admin = 1 WHERE email = ?").run(admin.email), true);
-    const author = await registerConfirmedUser(server.url, server.databasePath);
+    const admin = await registerUser(site.server.url);
+    readDatabase(site.server.databasePath, (db) => db.prepare("UPDATE users SET is_admin = 1 WHERE email = ?").run(admin.email), true);
+    const author = await registerConfirmedUser(site.server.url, site.server.databasePath);
     const postId = (await publish(author.client, title))!;
-    const reader = await registerConfirmedUser(server.url, server.databasePath);
+    const reader = await registerConfirmedUser(site.server.url, site.server.databasePath);
     expect((await reader.client.post(`/posts/${postId}/report`, { reason: "misinformation", note: "" })).response.status).toBe(200);
     return { admin: admin.client, author, postId, reader };
   }
@@ -234,7 +205,7 @@ describe("the outbox's room", () => {
     // Eight more went out today (the report quota is 10 an hour, so they are written in).
     const now = Date.now();
     readDatabase(
-      server.databasePath,
+      site.server.databasePath,
       (db) => {
         const insert = db.prepare("INSERT INTO mail_outbox (id, kind, recipient, subject, text, html, created_at, send_before, next_attempt_at, sent_at) VALUES (?, 'receipt', ?, 'Vaše hlásenie sme prijali – Dejiny', '', '', ?, ?, ?, ?)");
         for (let i = 0; i < 8; i++) insert.run(`earlier-${now}-${i}`, reader.email, now - (i + 1) * HOUR, now, now, now);
@@ -290,7 +261,7 @@ describe("the outbox's room", () => {
     const disable = await admin.post(`/admin/users/${authorId}`, { intent: "disable", confirm: "yes", reason });
     waits(disable.response);
     expect(disable.doc.querySelector("#disable-reason")?.text).toBe(reason);
-    expect((await runBuildCommand("runAdminCommand", ["hide", postId, reason], server)).code).toBe(1);
+    expect((await runBuildCommand("runAdminCommand", ["hide", postId, reason], site.server)).code).toBe(1);
     unchanged();
 
     emptyFiller();

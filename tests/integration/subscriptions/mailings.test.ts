@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Client, uniqueEmail } from "../../../scripts/lib/client";
 import { publish, saveEdit } from "../../../scripts/lib/publish";
-import { startServer, type RunningServer } from "../../../scripts/lib/server";
+import { sentMails, type SentMail } from "../../../scripts/lib/resend-stand-in";
 import { grantAdmin, registerConfirmedUser } from "../../support/accounts";
-import { sharedServerEnv, TEST_PUBLIC_URL } from "../../support/accounts-env";
+import { TEST_PUBLIC_URL } from "../../support/accounts-env";
 import { readDatabase } from "../../support/http";
-import { sentMails, startResendStandIn, type SentMail } from "../../../scripts/lib/resend-stand-in";
+import { serverWithMail, until } from "../../support/mail-server";
 import { confirmedSubscription } from "../../support/subscriptions";
 
 /**
@@ -20,60 +17,37 @@ import { confirmedSubscription } from "../../support/subscriptions";
  * and export.
  */
 
-let standIn: Awaited<ReturnType<typeof startResendStandIn>>;
-let server: RunningServer;
-let dataDir: string;
-const start = () => startServer({ ...sharedServerEnv(standIn.url), LIST_UNSUBSCRIBE_MAILTO: "odhlasenie@dejiny.test" }, dataDir);
+const site = serverWithMail("mailings", { LIST_UNSUBSCRIBE_MAILTO: "odhlasenie@dejiny.test" });
 
-beforeAll(async () => {
-  standIn = await startResendStandIn();
-  dataDir = mkdtempSync(path.join(tmpdir(), "dejiny-mailings-"));
-  server = await start();
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await standIn?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const query = <T>(sql: string, ...params: unknown[]) => readDatabase(server.databasePath, (db) => db.prepare(sql).all(...params)) as T[];
+const query = <T>(sql: string, ...params: unknown[]) => readDatabase(site.server.databasePath, (db) => db.prepare(sql).all(...params)) as T[];
 type MailingRow = { id: string; kind: string; recipients: number; sent: number; skipped: number; failed: number; queued_at: number | null };
 const mailingOf = (postId: string) => query<MailingRow>("SELECT * FROM subscription_mailings WHERE post_id = ?", postId);
 const NOT_A_CONFIRMATION = (m: SentMail) => !/^Potvrdenie/.test(m.subject);
-const mailsTo = async (email: string) => (await sentMails(standIn.url)).filter((m) => [m.to].flat().includes(email) && NOT_A_CONFIRMATION(m));
+const mailsTo = async (email: string) => (await sentMails(site.standIn.url)).filter((m) => [m.to].flat().includes(email) && NOT_A_CONFIRMATION(m));
 
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Every mail of an article's mailing done with (sent, skipped or given up). */
-const settled = (postId: string) => until(`the mailing of ${postId}`, () => mailingOf(postId).find((m) => m.queued_at !== null && m.sent + m.skipped + m.failed === m.recipients));
+const settled = (postId: string) =>
+  until(`the mailing of ${postId}`, () => mailingOf(postId).find((m) => m.queued_at !== null && m.sent + m.skipped + m.failed === m.recipients), 20_000);
 
 async function author() {
-  return (await registerConfirmedUser(server.url, server.databasePath)).client;
+  return (await registerConfirmedUser(site.server.url, site.server.databasePath)).client;
 }
 
 async function admin() {
-  const { client, email } = await registerConfirmedUser(server.url, server.databasePath);
-  grantAdmin(server.databasePath, email);
+  const { client, email } = await registerConfirmedUser(site.server.url, site.server.databasePath);
+  grantAdmin(site.server.databasePath, email);
   return client;
 }
 
 describe("mailing new articles", () => {
   it("mails a new article once to those who follow its tags or century, in a batch, with the RFC 8058 headers and the settings link", async () => {
     const [all, medieval, century15, ancient, weekly] = ["vsetko", "stredovek", "storocie", "starovek", "tyzdenne"].map((p) => uniqueEmail(`odber-${p}`));
-    const everything = await confirmedSubscription(server.url, standIn.url, all);
-    await confirmedSubscription(server.url, standIn.url, medieval, { tags: "Stredovek" });
-    await confirmedSubscription(server.url, standIn.url, century15, { centuries: "15" });
-    await confirmedSubscription(server.url, standIn.url, ancient, { tags: "Starovek" });
-    await confirmedSubscription(server.url, standIn.url, weekly, { frequency: "weekly" });
+    const everything = await confirmedSubscription(site.server.url, site.standIn.url, all);
+    await confirmedSubscription(site.server.url, site.standIn.url, medieval, { tags: "Stredovek" });
+    await confirmedSubscription(site.server.url, site.standIn.url, century15, { centuries: "15" });
+    await confirmedSubscription(site.server.url, site.standIn.url, ancient, { tags: "Starovek" });
+    await confirmedSubscription(site.server.url, site.standIn.url, weekly, { frequency: "weekly" });
 
     const writer = await author();
     const title = `Bitka pri Belehrade <${Date.now()}>`;
@@ -107,7 +81,7 @@ describe("mailing new articles", () => {
     expect(await mailsTo(all)).toHaveLength(1);
 
     // RFC 8058: the provider POSTs the header's address with this body, no cookie, no Origin; nothing is mailed after it.
-    const unsubscribed = await fetch(oneClick.replace(TEST_PUBLIC_URL, server.url), { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "Content-Type": "application/x-www-form-urlencoded" }, redirect: "manual" });
+    const unsubscribed = await fetch(oneClick.replace(TEST_PUBLIC_URL, site.server.url), { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "Content-Type": "application/x-www-form-urlencoded" }, redirect: "manual" });
     expect(unsubscribed.status).toBe(200);
     expect(query("SELECT id FROM subscribers WHERE email = ?", all)).toHaveLength(0);
     const next = (await publish(writer, `Ďalší článok ${Date.now()}`, ["Stredovek"]))!;
@@ -118,18 +92,17 @@ describe("mailing new articles", () => {
 
   it("does not send an article hidden while its mails wait, nor announce it again when it is shown, and a lost answer is no second mail, even to a reader who unsubscribed before the retry", async () => {
     const reader = uniqueEmail("odber-skryte");
-    await confirmedSubscription(server.url, standIn.url, reader, { tags: "Kolonizácia" });
+    await confirmedSubscription(site.server.url, site.standIn.url, reader, { tags: "Kolonizácia" });
     const writer = await author();
     const editor = await admin();
 
-    await standIn.setMode("down");
+    await site.standIn.setMode("down");
     const hiddenId = (await publish(writer, `Skrytý pred odoslaním ${Date.now()}`, ["Kolonizácia"]))!;
     await until("a failed attempt", () => query<{ attempts: number }>("SELECT attempts FROM mail_outbox WHERE mailing_id = ?", mailingOf(hiddenId)[0]?.id)[0]?.attempts === 1);
     expect((await editor.post(`/posts/${hiddenId}`, { intent: "hide", reason: "Overujeme zdroje." })).response.status).toBe(303);
-    await standIn.setMode("ok");
+    await site.standIn.setMode("ok");
     // A start tries every waiting mail at once: this one is skipped, as its article is no longer public.
-    await server.stop();
-    server = await start();
+    await site.restart();
     expect(await settled(hiddenId)).toMatchObject({ recipients: 1, sent: 0, skipped: 1 });
     expect((await mailsTo(reader)).filter((m) => m.subject.includes("Skrytý"))).toHaveLength(0);
 
@@ -141,26 +114,25 @@ describe("mailing new articles", () => {
 
     // The stand-in takes the batch but its answer is lost. The reader unsubscribes before the retry (at the next start):
     // the mail may have gone, so the retry is the same request under the same key, and the reader has one mail.
-    await standIn.setMode("loseAnswers");
+    await site.standIn.setMode("loseAnswers");
     const lostId = (await publish(await author(), `Stratená odpoveď ${Date.now()}`, ["Kolonizácia"]))!;
     const failed = await until("a failed attempt", () => query<{ last_error: string | null; batch_id: string }>("SELECT last_error, batch_id FROM mail_outbox WHERE mailing_id = ?", mailingOf(lostId)[0]?.id).find((m) => m.last_error));
     const [taken] = await mailsTo(reader);
     expect(taken.subject).toMatch(/^Nový článok: Stratená odpoveď/);
-    await standIn.setMode("ok");
-    const oneClick = /<(https?:[^>]+)>/.exec(taken.headers!["List-Unsubscribe"])![1].replace(TEST_PUBLIC_URL, server.url);
+    await site.standIn.setMode("ok");
+    const oneClick = /<(https?:[^>]+)>/.exec(taken.headers!["List-Unsubscribe"])![1].replace(TEST_PUBLIC_URL, site.server.url);
     expect((await fetch(oneClick, { method: "POST", body: "List-Unsubscribe=One-Click", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status).toBe(200);
-    const requests = await standIn.requests();
-    await server.stop();
-    server = await start();
+    const requests = await site.standIn.requests();
+    await site.restart();
     expect(await settled(lostId)).toMatchObject({ recipients: 1, sent: 1 });
-    expect(await standIn.requests()).toBe(requests + 1);
+    expect(await site.standIn.requests()).toBe(requests + 1);
     expect(await mailsTo(reader)).toEqual([taken]);
     expect(taken.idempotencyKey).toBe(failed.batch_id);
   });
 
   it("sends the weekly digest of the articles each subscriber follows, and the admins see counts and the export", async () => {
     const reader = uniqueEmail("odber-prehlad");
-    await confirmedSubscription(server.url, standIn.url, reader, { tags: "Stredovek", frequency: "weekly" });
+    await confirmedSubscription(site.server.url, site.standIn.url, reader, { tags: "Stredovek", frequency: "weekly" });
     const editor = await admin();
     // What was announced before is not in the next digest.
     expect((await editor.post("/admin/odber", { intent: "digest" })).response.status).toBe(303);
@@ -198,7 +170,7 @@ describe("mailing new articles", () => {
     const line = (await csv.text()).split("\r\n").find((row) => row.startsWith(`"${reader}"`));
     expect(line).toMatch(/^"[^"]+","weekly","Stredovek","","odber","\d{4}-\d\d-\d\dT[^"]+","\d{4}-\d\d-\d\dT[^"]+"$/);
     // Nobody else sees them.
-    for (const client of [new Client(server.url), writer]) {
+    for (const client of [new Client(site.server.url), writer]) {
       expect((await client.get("/admin/odber")).response.status).not.toBe(200);
       expect((await client.request("/admin/odber.csv")).status).not.toBe(200);
     }
