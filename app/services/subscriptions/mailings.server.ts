@@ -29,7 +29,8 @@ import { startNewsletterSender, wakeNewsletterSender } from "./newsletter-sender
  * A mailing's mails are queued in the background, CHUNK subscribers per
  * transaction with a pause as long as the chunk took between them, so readers'
  * requests are not held up, and a restart goes on from the last chunk.
- * The mails themselves are made when sent (newsletter-mail.server.ts).
+ * The mails themselves are made when their batch is first handed over
+ * (newsletter-mail.server.ts).
  */
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -93,9 +94,12 @@ function queueMailingsSoon(): void {
 
 async function queueAll(): Promise<void> {
   for (const id of unqueuedMailingIds()) {
+    // Who it goes to is read once a pass, not once a chunk (a digest's audience reads up to 300 articles); what is no longer public is left out when the mails are made.
+    const mailing = getMailing(id);
+    const audience = mailing ? audienceOf(mailing) : null;
     for (;;) {
       const started = performance.now();
-      if (!queueChunk(id, Date.now())) break;
+      if (!queueChunk(id, audience, Date.now())) break;
       // Readers' requests go between two chunks, with at least the time the chunk took: the pass takes at most half the server (and the sender waits for its end).
       await new Promise((resolve) => setTimeout(resolve, Math.max(1, performance.now() - started)));
     }
@@ -103,12 +107,11 @@ async function queueAll(): Promise<void> {
   }
 }
 
-/** Queue the next CHUNK mails of a mailing; true when more may remain. */
-function queueChunk(id: string, now: number): boolean {
+/** Queue the next CHUNK mails of a mailing to `audience` (none: it is done); true when more may remain. */
+function queueChunk(id: string, audience: ReturnType<typeof audienceOf>, now: number): boolean {
   return inTransaction(() => {
     const mailing = getMailing(id);
     if (!mailing || mailing.queuedAt !== null) return false;
-    const audience = audienceOf(mailing);
     const ids = audience ? subscribersFollowing(audience.frequency, audience.topics, mailing.queuedThrough, CHUNK) : [];
     insertNewsletterMails(ids.map((subscriberId) => ({ id: outboxMailId(now), mailingId: id, subscriberId, now, sendBefore: now + SEND_WITHIN_MS })));
     const more = ids.length === CHUNK;
